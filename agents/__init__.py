@@ -1,0 +1,1 @@
+"""Baseline agents for blackangel_env."""

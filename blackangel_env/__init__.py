@@ -1,0 +1,17 @@
+"""blackangel_env: the board game Black Angel (Pearl Games, 2019) as a reinforcement-learning environment.
+
+Layers, imports flowing one way: component data (``components``) -> pure rules engine (``state``,
+``engine``, ``scoring``, ``hal``) -> encodings and masks -> environment adapters -> agents and training.
+"""
+
+from .actions import NUM_ACTIONS, action_to_string, decode, encode
+from .config import GameConfig
+from .engine import IllegalActionError, apply, final_scores, legal_actions, legal_mask, new_game, winners
+from .state import State
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NUM_ACTIONS", "GameConfig", "IllegalActionError", "State", "action_to_string", "apply", "decode", "encode",
+    "final_scores", "legal_actions", "legal_mask", "new_game", "winners", "__version__",
+]

@@ -1,0 +1,56 @@
+"""Game options: player count, advanced rules, Hal's difficulty, and which component data file to use."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .constants import HAL_DIFFICULTIES
+
+
+class ConfigError(ValueError):
+    """A game configuration (or its serialised form) is malformed."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Options of one game.
+
+    ``num_players``: 1 (solitaire against Hal), 2 (with the neutral player), 3 or 4.
+    ``advanced``: the rulebook's ADVANCED RULES (boost sides, draw two keep one).
+    ``hal_difficulty``: Hal's starting VP in the solo game: easy 0, standard 5, difficult 10, extreme 15.
+    ``components``: path of a component data file, or None for the packaged one.
+    """
+
+    num_players: int = 2
+    advanced: bool = False
+    hal_difficulty: str = "standard"
+    components: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
+            raise ConfigError(f"num_players must be an int 1..4, got {self.num_players!r}")
+        if not 1 <= self.num_players <= 4:
+            raise ConfigError(f"num_players must be 1..4 (1 = solo against Hal), got {self.num_players}")
+        if not isinstance(self.advanced, bool):
+            raise ConfigError(f"advanced must be True or False, got {self.advanced!r}")
+        if self.hal_difficulty not in HAL_DIFFICULTIES:
+            raise ConfigError(f"hal_difficulty must be one of {HAL_DIFFICULTIES}, got {self.hal_difficulty!r}")
+        if self.components is not None and not isinstance(self.components, str):
+            raise ConfigError(f"components must be a path string or None, got {self.components!r}")
+
+    @property
+    def solo(self) -> bool:
+        return self.num_players == 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "GameConfig":
+        if not isinstance(d, dict):
+            raise ConfigError(f"config must be a mapping, got {type(d).__name__}")
+        unknown = set(d) - {"num_players", "advanced", "hal_difficulty", "components"}
+        if unknown:
+            raise ConfigError(f"config has unknown keys {sorted(unknown)}")
+        return cls(**d)

@@ -1,0 +1,105 @@
+"""Final scoring (rulebook, END OF THE GAME) with a breakdown of every player's VP by source.
+
+* Debris on tiles returns to storage first.
+* Advanced Technology tiles: 2 VP per element, capped at 4 VP for a tile in the grid or ejected after the three
+  spaces were full, and at 4 + 2 VP per card tucked in the matching colour for a tile on one of the three spaces.
+  Copies of the same tile use different elements (rulebook note): elements of one kind are handed out to the
+  tiles of that kind in decreasing order of cap, which maximises the total (each element is worth 2 VP to
+  whichever tile takes it).
+* If the Black Angel reached Spes: robots in the break room, resources and ships in storage, all together,
+  2 for 1 VP (rounded down).  Otherwise they are worth nothing.
+* Hal scores nothing at the end (solitaire rules).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .constants import (
+    AE_ADVANCED, AE_CARDS_IN_SPACE, AE_DEBRIS, AE_EJECTED_TECH, AE_RAVAGERS, AE_TILES_OF_COLOUR, ADV_TILE0,
+    N_TECH,
+)
+from .state import (
+    M_GAME_OVER, M_PHASE, M_SPES_REACHED, MC_SPACE, MC_TUCKED, PH_GAME_OVER, SRC_ADVANCED, SRC_CONVERSION, TL_ADV_SPACE,
+    TL_EJECTED, VP_SOURCES, State,
+)
+
+
+def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
+    """How many elements player p has for each Advanced-tile kind (kind, colour)."""
+    comp = s.comp
+    grid = [int(t) for t in s.grid[p] if t >= 0]
+    out: dict[tuple[int, int], int] = {}
+    for c in range(3):
+        out[(AE_TILES_OF_COLOUR, c)] = sum(1 for t in grid if t < N_TECH and comp.tile_colour[t] == c)
+    # Ejected Technology tiles: standard tiles only (rules-notes D13, Starting tiles are colourless).
+    out[(AE_EJECTED_TECH, -1)] = int(np.count_nonzero(s.tile_where[:N_TECH] == TL_EJECTED + p))
+    out[(AE_DEBRIS, -1)] = int(s.debris[p])
+    out[(AE_RAVAGERS, -1)] = int(s.hand_rav[p])
+    adv_in_grid = sum(1 for t in grid if t >= ADV_TILE0)
+    adv_out = int(np.count_nonzero((s.tile_where[ADV_TILE0:] == TL_EJECTED + p)
+                                   | (s.tile_where[ADV_TILE0:] == TL_ADV_SPACE + p)))
+    out[(AE_ADVANCED, -1)] = adv_in_grid + adv_out
+    # Cards in Space the player owns, strip 1 excluded (appendix note; rules-notes D7).
+    owned = (s.mc_where == MC_SPACE) & (s.mc_owner == p) & (s.mc_hex >= 5)
+    out[(AE_CARDS_IN_SPACE, -1)] = int(np.count_nonzero(owned))
+    return out
+
+
+def advanced_tiles_detail(s: State, p: int) -> list[dict]:
+    """Each Advanced tile of p with its kind, cap, elements used and VP."""
+    comp = s.comp
+    tiles = []   # (tile, cap)
+    for t in (int(x) for x in s.grid[p]):
+        if t >= ADV_TILE0:
+            tiles.append((t, 4, "grid"))
+    for k in range(3):
+        t = int(s.adv_space[p, k])
+        if t >= 0:
+            tucked = int(np.count_nonzero(s.mc_where[20 * k:20 * k + 20] == MC_TUCKED + p))
+            tiles.append((t, 4 + 2 * tucked, f"space {k}"))
+    for t in range(ADV_TILE0, ADV_TILE0 + 16):
+        if s.tile_where[t] == TL_EJECTED + p:
+            tiles.append((t, 4, "ejected"))
+    elems = _elements(s, p)
+    remaining = dict(elems)
+    out = []
+    # Decreasing cap within each kind, ties by tile id: deterministic and optimal.
+    for t, cap, where in sorted(tiles, key=lambda x: (-x[1], x[0])):
+        key = (comp.tile_adv[t], comp.tile_adv_colour[t] if comp.tile_adv[t] == AE_TILES_OF_COLOUR else -1)
+        use = min(cap // 2, remaining.get(key, 0))
+        remaining[key] = remaining.get(key, 0) - use
+        out.append({"tile": t, "where": where, "cap": cap, "elements": use, "vp": 2 * use})
+    return out
+
+
+def score_breakdown(s: State) -> list[dict[str, int]]:
+    """Per player: VP by source (the columns of ``VP_SOURCES``) and the total."""
+    out = []
+    for p in range(s.num_players):
+        row = {name: int(s.vp_src[p, i]) for i, name in enumerate(VP_SOURCES)}
+        row["total"] = int(s.vp[p])
+        out.append(row)
+    return out
+
+
+def finish_game(s: State) -> None:
+    """Final scoring; marks the game over."""
+    from .engine import gain_vp, _log  # noqa: PLC0415 - scoring is called by the engine at the very end
+    n = s.num_players
+    for p in range(n):
+        for cell in range(9):
+            t = int(s.grid[p, cell])
+            if t >= 0 and s.tile_debris[t]:
+                s.tile_debris[t] = 0
+                s.debris[p] += 1
+    for p in range(n):
+        adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))
+        gain_vp(s, p, adv, SRC_ADVANCED, "Advanced Technology tiles")
+        if s.m[M_SPES_REACHED]:
+            things = int(s.robots_break[p] + s.res[p] + s.ships[p])
+            gain_vp(s, p, things // 2, SRC_CONVERSION, f"{things} robots/resources/ships at Spes")
+    s.m[M_GAME_OVER] = 1
+    s.m[M_PHASE] = PH_GAME_OVER
+    _log(s, "game over: " + ", ".join(f"player_{p} {int(s.vp[p])} VP" for p in range(n))
+         + (f", Hal {int(s.vp[4])} VP" if n == 1 else ""))

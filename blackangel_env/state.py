@@ -1,0 +1,280 @@
+"""The game state: one flat int16 numpy buffer with named views, plus the game's own random generator.
+
+Everything that changes during a game lives in ``State.buf``: copying a state is one array copy (plus the
+generator), comparing two states is one array comparison, saving is one list.  The named fields below are
+numpy views into that buffer; their layout is generated from ``FIELDS`` and documented in
+``docs/state_layout.md``.  Scalars (phase, acting player, the registers of the decision in progress...) sit in
+the vector ``m`` at the ``M_*`` indices.
+
+Seats: players are seats 0..n-1; seat 4 (``BOT``) is the neutral player of the 2-player game or Hal in the
+solitaire game.
+
+Randomness comes only from ``State.rng`` (a numpy Generator seeded at creation); nothing reads the global
+``random`` or ``np.random`` state, and no set or dict order reaches the rules.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .components import Components, default_components, load_components
+from .config import ConfigError, GameConfig
+from .constants import N_ADVANCED, N_MISSIONS, N_RAVAGERS, N_TILES
+
+MAX_SEATS = 5          # 4 players + the neutral player / Hal
+BOT = 4                # seat of the neutral player (2 players) or Hal (solo)
+MAX_STRIPS = 7
+N_HEXES = MAX_STRIPS * 5
+N_DICE = 18            # die i has colour i // 6
+DICE_PER_COLOUR_MAX = 6
+
+# --- locations ---------------------------------------------------------------------------------------------
+# Mission cards (mc_where)
+MC_DECK, MC_DISCARD, MC_SPACE = 0, 1, 2
+MC_HAND, MC_SLOT, MC_TUCKED, MC_DRAWN = 10, 20, 30, 40          # + seat
+# Ravager cards (rav_where)
+RV_DECK, RV_DISCARD, RV_BOX = 0, 1, 2
+RV_HAND, RV_SLOT, RV_BOARD = 10, 20, 30                          # + seat, + seat, + action
+# Tiles (tile_where)
+TL_STACK, TL_DISCARD, TL_BOX, TL_DISPLAY, TL_ADV_DECK, TL_ADV_SLOT = 0, 1, 2, 3, 4, 5
+TL_GRID, TL_EJECTED, TL_ADV_SPACE, TL_TAKEN = 10, 20, 30, 40     # + seat
+# Dice (die_owner)
+DIE_SUPPLY, DIE_IN_USE, DIE_ABSENT = -1, -2, -3
+# slot card codes: -1 empty, 0..59 Mission card id, RAVAGER_SLOT + ravager id
+RAVAGER_SLOT = 100
+
+# --- VP sources (vp_src columns) ---------------------------------------------------------------------------
+SRC_START, SRC_REWARD, SRC_ACTIVATION, SRC_NEUTRALIZATION, SRC_TILES, SRC_BOOST, SRC_PENALTY, \
+    SRC_ADVANCED, SRC_CONVERSION, SRC_TRADE, SRC_HAL = range(11)
+VP_SOURCES = ("start", "mission_reward", "mission_activation", "neutralization", "tiles", "boost",
+              "penalty", "advanced_tiles", "conversion", "trade", "hal")
+N_SRC = len(VP_SOURCES)
+
+# --- scalar registers (m[...]) -----------------------------------------------------------------------------
+M_NAMES = (
+    "n_players", "advanced", "solo", "n_strips", "phase", "actor", "turn_player", "round", "turns",
+    "end_triggered", "trigger_round", "spes_reached", "game_over", "spes_token_pos", "spes_pos",
+    "rav_deck_n", "adv_deck_n", "hal_deck_n", "hal_card", "decisions", "setup_seat",
+    # decision in progress
+    "die", "die_bought", "die_colour0", "die_colour", "die_value", "die_flipped", "action", "mission",
+    "value", "done", "a1_slot", "a1_colour", "pending", "tile_cell", "tile_effect", "tile_return",
+    "tile_adjacent", "ship_hex", "ship_launch", "move_range", "move_min", "move_return", "taken_tile",
+    "ejected_adv", "pay_tech", "pay_mission", "pay_return", "pay_seat", "keep_return", "keep_n",
+    "b_paid", "b_free_colour", "owner", "boosts_used", "hand_limit_return",
+)
+for _i, _n in enumerate(M_NAMES):
+    globals()["M_" + _n.upper()] = _i
+N_M = len(M_NAMES)
+
+# --- phases --------------------------------------------------------------------------------------------------
+PHASE_NAMES = (
+    "setup_reserve", "turn", "a1_card", "a1_tiles", "tile_option", "tile_adjacent", "tile_draw", "tile_robot",
+    "ship_select", "ship_move", "a2_die", "a2_modify", "die_colour", "action_boost", "ravager_discard",
+    "discover", "inject", "advanced_space", "repair", "debris", "destroy", "command_card", "mission",
+    "pay", "owner", "keep", "hand_limit", "b_reserve", "game_over",
+)
+for _i, _n in enumerate(PHASE_NAMES):
+    globals()["PH_" + _n.upper()] = _i
+
+
+@lru_cache(maxsize=None)
+def layout(display_len: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """(name, shape, offset) of every field in the buffer, for a display of ``display_len`` spaces."""
+    fields = [
+        ("m", (N_M,)),
+        # players (seat 4 = neutral / Hal)
+        ("vp", (MAX_SEATS,)), ("vp_src", (MAX_SEATS, N_SRC)), ("res", (MAX_SEATS,)), ("debris", (MAX_SEATS,)),
+        ("ships", (MAX_SEATS,)), ("robots_break", (MAX_SEATS,)), ("robots_supply", (MAX_SEATS,)),
+        ("robots_ws", (MAX_SEATS, 3)), ("last_seq", (MAX_SEATS,)), ("hand_mc", (MAX_SEATS, 3)),
+        ("hand_rav", (MAX_SEATS,)), ("grid", (4, 9)), ("slots", (4, 6)), ("adv_space", (4, 3)),
+        # black angel board
+        ("dmg", (6,)), ("rav_loc", (6, 3)), ("rav_count", (6,)),
+        ("die_value", (N_DICE,)), ("die_owner", (N_DICE,)), ("die_reserved", (N_DICE,)),
+        ("die_damaged", (N_DICE,)),
+        ("display", (display_len,)), ("adv_slots", (4,)),
+        # cards and tiles
+        ("mc_where", (N_MISSIONS,)), ("mc_owner", (N_MISSIONS,)), ("mc_hex", (N_MISSIONS,)),
+        ("mc_deck", (3, 20)), ("mc_deck_n", (3,)), ("drawn", (2,)),
+        ("rav_where", (N_RAVAGERS,)), ("rav_deck", (N_RAVAGERS,)), ("rav_robots", (N_RAVAGERS, MAX_SEATS)),
+        ("tile_where", (N_TILES,)), ("tile_boost", (N_TILES,)), ("tile_debris", (N_TILES,)),
+        ("tech_stack", (3, 16)), ("tech_stack_n", (3,)), ("adv_deck", (N_ADVANCED,)),
+        # space board
+        ("strip_id", (MAX_STRIPS,)), ("strip_face", (MAX_STRIPS,)),
+        ("hex_terrain", (N_HEXES,)), ("hex_comet", (N_HEXES,)), ("hex_icons", (N_HEXES,)),
+        ("hex_card", (N_HEXES,)), ("hex_ship", (N_HEXES, 2)),
+        # Hal
+        ("hal_deck", (12,)),
+    ]
+    out = []
+    off = 0
+    for name, shape in fields:
+        out.append((name, shape, off))
+        off += int(np.prod(shape))
+    return tuple(out)
+
+
+def buffer_size(display_len: int) -> int:
+    name, shape, off = layout(display_len)[-1]
+    return off + int(np.prod(shape))
+
+
+class StateError(ValueError):
+    """A saved state is malformed or inconsistent."""
+
+
+class State:
+    """One game position.  Create it with ``blackangel_env.engine.new_game``; mutate it only through
+    ``blackangel_env.engine.apply``."""
+
+    def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
+        self.config = config
+        self.comp = comp
+        self.buf = buf
+        self.rng = rng
+        self.log: list | None = None      # readable event log (list of strings) or None when not recorded
+        self._legal_key = None
+        self._legal = None
+        self._bind()
+
+    def _bind(self) -> None:
+        buf = self.buf
+        d = self.__dict__
+        for name, shape, off in layout(len(self.comp.display_costs)):
+            n = int(np.prod(shape))
+            d[name] = buf[off:off + n].reshape(shape)
+
+    # -- copying ------------------------------------------------------------------------------------------
+    def copy(self, keep_log: bool = False) -> "State":
+        """An independent copy (buffer and generator); the log is shared only if ``keep_log``."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.comp = self.comp
+        new.buf = self.buf.copy()
+        rng = np.random.Generator(type(self.rng.bit_generator)())
+        rng.bit_generator.state = self.rng.bit_generator.state
+        new.rng = rng
+        new.log = list(self.log) if (keep_log and self.log is not None) else None
+        new._legal_key = None
+        new._legal = None
+        new._bind()
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.config == other.config and np.array_equal(self.buf, other.buf)
+                and self.rng.bit_generator.state == other.rng.bit_generator.state)
+
+    __hash__ = None  # mutable
+
+    # -- convenience --------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> int:
+        return int(self.m[M_PHASE])
+
+    @property
+    def actor(self) -> int:
+        """The seat that must take the next decision (-1 when the game is over)."""
+        return -1 if self.m[M_GAME_OVER] else int(self.m[M_ACTOR])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.m[M_N_PLAYERS])
+
+    @property
+    def terminal(self) -> bool:
+        return bool(self.m[M_GAME_OVER])
+
+    # -- saving -------------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "blackangel_env.state",
+            "version": 1,
+            "config": self.config.to_dict(),
+            "buffer": self.buf.tolist(),
+            "rng": _jsonable_rng_state(self.rng.bit_generator.state),
+        }
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict()))
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "State":
+        if not isinstance(d, dict):
+            raise StateError(f"saved state must be a JSON object, got {type(d).__name__}")
+        if d.get("format") != "blackangel_env.state":
+            raise StateError("not a blackangel_env saved state (field 'format' missing or wrong)")
+        if d.get("version") != 1:
+            raise StateError(f"unsupported saved-state version {d.get('version')!r} (expected 1)")
+        missing = {"config", "buffer", "rng"} - set(d)
+        if missing:
+            raise StateError(f"saved state lacks the fields {sorted(missing)}")
+        try:
+            config = GameConfig.from_dict(d["config"])
+        except (ConfigError, TypeError) as e:
+            raise StateError(f"saved state has a bad config: {e}") from None
+        comp = load_components(config.components) if config.components else default_components()
+        raw = d["buffer"]
+        size = buffer_size(len(comp.display_costs))
+        if not isinstance(raw, list) or len(raw) != size:
+            raise StateError(f"saved state buffer must be a list of {size} integers")
+        if not all(isinstance(x, int) and not isinstance(x, bool) and -32768 <= x <= 32767 for x in raw):
+            raise StateError("saved state buffer holds a value that is not a 16-bit integer")
+        buf = np.array(raw, dtype=np.int16)
+        rng_state = d["rng"]
+        try:
+            bitgen_name = rng_state["bit_generator"]
+            bitgen = getattr(np.random, bitgen_name)()
+            bitgen.state = _rng_state_from_json(rng_state)
+        except Exception as e:  # noqa: BLE001 - any failure here means a malformed generator state
+            raise StateError(f"saved state has a malformed random-generator state: {e}") from None
+        state = cls(config, comp, buf, np.random.Generator(bitgen))
+        from .invariants import InvariantError, check_invariants  # late import: invariants uses State
+        try:
+            check_invariants(state)
+        except InvariantError as e:
+            raise StateError(f"saved state is inconsistent: {e}") from None
+        if int(state.m[M_N_PLAYERS]) != config.num_players or bool(state.m[M_ADVANCED]) != config.advanced:
+            raise StateError("saved state buffer does not match its config (player count or advanced flag)")
+        return state
+
+    @classmethod
+    def load(cls, path: str | Path) -> "State":
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise StateError(f"cannot read saved state {path}: {e}") from None
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise StateError(f"saved state {path} is not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+
+def _jsonable_rng_state(st: dict) -> dict:
+    return _copy.deepcopy(st)
+
+
+def _rng_state_from_json(st: dict) -> dict:
+    if not isinstance(st, dict) or "state" not in st:
+        raise ValueError("expected a dict with 'bit_generator' and 'state'")
+    return st
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    name: str
+    shape: tuple[int, ...]
+    offset: int
+    size: int
+
+
+def fields(display_len: int = 8) -> list[FieldInfo]:
+    return [FieldInfo(n, s, o, int(np.prod(s))) for n, s, o in layout(display_len)]

@@ -1,0 +1,1 @@
+"""Training scripts for agents on blackangel_env."""
