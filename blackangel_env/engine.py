@@ -91,22 +91,12 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 
 
-def _hal_gain(s: State, goods: dict | None, cause: str, n_tech: int = 0, n_adv: int = 0) -> None:
-    """Hal converts every gained item into VP with the weighting on his cards' backs (solitaire rules)."""
-    c = s.comp
-    w = c.hal_weight
-    total = n_tech * w[G_TECH] + n_adv * c.hal_weight_advanced
-    if goods:
-        for g, k in goods.items():
-            total += w[g] * k
-    gain_vp(s, BOT, total, SRC_HAL, cause)
-
-
 def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
     """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
     if seat == BOT:
         if s.m[M_SOLO]:
-            _hal_gain(s, {g: vec[g] for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS, G_VP) if vec[g]}, cause)
+            from .hal import hal_gain   # Hal turns every gain into VP (solitaire rules)
+            hal_gain(s, vec, cause)
         return
     if vec[G_SHIP]:
         s.ships[seat] += vec[G_SHIP]
@@ -524,11 +514,32 @@ def _place_ravager(s: State, r: int) -> bool:
     return True
 
 
+def _ravager_can_land(s: State) -> bool:
+    cap = s.comp.ravager_capacity
+    target = s.comp.ravager_action
+    where = s.rav_where.tolist()
+    counts = s.rav_count.tolist()
+    return any((w == RV_DECK or w == RV_DISCARD) and counts[target[r]] < cap for r, w in enumerate(where))
+
+
 def _ravagers_appear(s: State, count: int) -> None:
     """Command step 3: one Ravager card per visible icon; full locations discard and draw again.  The end is
     triggered when the deck becomes empty (END OF THE GAME); further draws use the reshuffled discard."""
     placed = 0
     while placed < count:
+        if not _ravager_can_land(s):
+            # Every card left in the deck and its discard targets a full location: each draw would be
+            # discarded until the deck runs out (which triggers the end), then the reshuffled discard would
+            # loop forever.  Play that out once and stop (rules decision R-D1).
+            n = int(s.m[M_RAV_DECK_N])
+            if n:
+                for i in range(n):
+                    s.rav_where[int(s.rav_deck[i])] = RV_DISCARD
+                s.rav_deck[:n] = -1
+                s.m[M_RAV_DECK_N] = 0
+                _trigger_end(s, "the Ravager deck is empty")
+            _log(s, "no Ravager card left can reach a free location: no more Ravager appears")
+            return
         r = _pop_ravager(s)
         if r < 0:
             return
@@ -855,6 +866,7 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
     out = []
     boosts = _die_boosts(s, p)
     cache: dict = {}
+    cache_bought: dict = {}
     can_buy = s.res[p] >= 1
     debris = s.debris[p] >= 1
     owners = s.die_owner.tolist()
@@ -864,7 +876,11 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
         if o == p:
             ok = _die_reachable(s, p, d // 6, values[d], bool(debris), boosts, cache)
         elif o >= 0 and can_buy and not s.die_reserved[d]:
-            ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache)
+            s.res[p] -= 1           # the use is judged after paying the price (a mission may need a resource)
+            try:
+                ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache_bought)
+            finally:
+                s.res[p] += 1
         else:
             continue
         if ok:
@@ -933,7 +949,11 @@ def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
         if ok is None:
             t = s.copy()
             _dispatch(t, a)
-            ok = verdict[key] = a2_possible(t, p)
+            if t.m[M_PHASE] == PH_SHIP_MOVE:
+                # a launched ship is still to move: fine if some (guarded) destination keeps A2 possible
+                ok = verdict[key] = bool(_legal_ship_move(t))
+            else:
+                ok = verdict[key] = a2_possible(t, p)
         if ok:
             out.append(a)
     return out

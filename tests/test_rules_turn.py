@@ -1,0 +1,229 @@
+"""Rules tests: TURN SEQUENCE (Sequence A or B; 'If you are unable to perform sequence A, you must perform
+sequence B'), decisions R-A1 and R-A2 of docs/rules.md, rules-notes D11.
+
+EN = shared/rules/rulebook-en.txt; rules-notes = shared/design/rules-notes.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import helpers as H
+from blackangel_env import actions as A
+from blackangel_env import engine
+from blackangel_env.constants import GRAY, GREEN, ORANGE, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP, TE_VP
+from blackangel_env.state import PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_TILE_ROBOT, PH_TURN
+
+SEQ = [A.SEQUENCE_A, A.SEQUENCE_B]
+
+
+def _position(debris: int = 0, res: int = 0):
+    """Player 0 to choose A or B; no dice anywhere; no missions in hand; given debris and resources."""
+    s = H.bare_game(3, seed=1)
+    for p in range(3):
+        H.clear_hand(s, p)
+    s.debris[0] = debris
+    s.res[0] = res
+    H.start_turn(s, 0)
+    return s
+
+
+def test_a_and_b_offered_when_a_die_is_usable():
+    """TURN SEQUENCE: choose one of the two sequences. With an orange 2 and tiles in the display (Discover)
+    both A and B are offered."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 2)
+    H.checked(s)
+    assert engine.legal_actions(s) == SEQ
+    H.act(s, "SEQUENCE_A")
+    assert s.phase == PH_A1_CARD and s.actor == 0
+
+
+def test_no_die_at_all_forces_b():
+    """TURN SEQUENCE note: 'If you are unable to perform sequence A, you must perform sequence B' (R-A1):
+    no die to use -> only Sequence B (no PASS outside the final turn)."""
+    s = _position(res=3)
+    H.checked(s)
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]
+    with pytest.raises(engine.IllegalActionError):
+        H.act(s, "SEQUENCE_A")
+    with pytest.raises(engine.IllegalActionError):
+        H.act(s, "PASS")
+
+
+def test_buying_a_die_makes_a_possible_only_with_a_resource_and_an_unreserved_die():
+    """R-A1 / A2 'PERFORM AN ACTION WITH 1 DIE': a die of another player may be bought for 1 resource if it
+    is not reserved. Only such a die -> A possible iff it is unreserved and you have a resource."""
+    s = _position(res=0)
+    d = H.give_die(s, 1, ORANGE, 3)
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]          # no resource
+    s.res[0] = 1
+    assert engine.legal_actions(s) == SEQ
+    s.die_reserved[d] = 1                                      # reserved: nobody else can buy it
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]
+
+
+def test_a_possible_through_a_debris_flip():
+    """R-A1 counts a debris flip (DEBRIS: flip your own die to the opposite face before using it). An orange
+    star with no orange Mission card has no use; flipped to 2 it can Discover."""
+    s = _position(debris=0)
+    H.give_die(s, 0, ORANGE, 0)
+    H.checked(s)
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]
+    s.debris[0] = 1
+    assert engine.legal_actions(s) == SEQ
+
+
+def test_a_bought_die_is_not_counted_with_a_flip():
+    """R-A1 with DEBRIS 'IMPORTANT: You cannot flip a die that you just bought': another player's orange star
+    is useless to you even if you hold debris."""
+    s = _position(debris=2, res=2)
+    H.give_die(s, 1, ORANGE, 0)
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]
+
+
+def test_a1_never_makes_a_possible():
+    """R-A1: 'A1 never makes A possible by itself' (rules-notes D11). A gray star needs a gray Mission card
+    (Command, star die); a draw-mission tile that a Ravager card could activate does not count."""
+    s = _position()
+    H.give_die(s, 0, GRAY, 0)
+    H.put_tile(s, 0, H.cell(1, 2), H.tech_tile(s, GRAY, TE_DRAW_MISSION))
+    assert s.hand_rav[0] >= 1
+    H.checked(s)
+    assert engine.legal_actions(s) == [A.SEQUENCE_B]
+
+
+def _star_command_position(robots_break: int = 1):
+    """Player 0's only usable die is an orange star: the only use is Command (orange, action 2) steps 2-4,
+    placing an orange Mission card where an own ship stands (R-A7). Hand: one orange + one gray card."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 0)
+    h = H.alien_hex(s, ORANGE, pos=1, col=0)
+    H.ship_to(s, 0, h)
+    s.robots_supply[0] += s.robots_break[0] - robots_break
+    s.robots_break[0] = robots_break
+    H.mission_to_hand(s, 0, 0)        # orange
+    H.mission_to_hand(s, 0, 20)       # gray
+    H.checked(s)
+    return s
+
+
+def test_r_a2_card_play_that_would_leave_no_die_use_is_illegal():
+    """R-A2: in A1 a card play after which no die could be used in A2 is illegal. Playing the only orange
+    Mission card would leave the orange star without a card to place; the gray card or a Ravager card may be
+    played."""
+    s = _star_command_position()
+    assert engine.legal_actions(s) == SEQ
+    H.act(s, "SEQUENCE_A")
+    played = H.blocks_legal(s, "PLAY_MISSION")
+    assert played and all(arg // 6 == 20 for arg in played)          # only the gray card, any slot
+    assert len(played) == 6
+    assert H.blocks_legal(s, "PLAY_RAVAGER") == list(range(6))
+    assert H.is_legal(s, "DONE")
+    with pytest.raises(engine.IllegalActionError):
+        H.act(s, "PLAY_MISSION", 0 * 6 + 0)
+
+
+def test_r_a2_guard_lifted_when_another_die_use_cannot_be_lost():
+    """R-A2: the guard only removes choices that leave no die use; with an orange 2 that can Discover, the
+    orange card may be played."""
+    s = _star_command_position()
+    H.give_die(s, 0, ORANGE, 2)
+    H.start_a1(s, 0)
+    assert len(H.blocks_legal(s, "PLAY_MISSION")) == 12
+
+
+@pytest.mark.parametrize("robots,allowed", [(1, False), (2, True)])
+def test_r_a2_robot_to_workstation_guard(robots, allowed):
+    """R-A2 on a tile choice: moving the last break-room robot to a workstation (move-robot tile, activated by
+    a Ravager card) would leave none for the Mission card's reward, so it is illegal; moving a robot back to
+    the break room is always allowed."""
+    s = _star_command_position(robots_break=robots)
+    tile = H.tech_tile(s, GREEN, TE_MOVE_ROBOT)
+    H.set_grid(s, 0, {H.cell(1, 2): tile})
+    H.start_a1(s, 0)
+    H.act(s, "PLAY_RAVAGER", 0)                     # left of row 1
+    assert s.phase == PH_A1_TILES
+    H.act(s, "RESOLVE_TILE", H.cell(1, 2))
+    assert s.phase == PH_TILE_ROBOT
+    assert H.blocks_legal(s, "ROBOT_TO_BREAK_ROOM") == [0, 1, 2]
+    assert (H.blocks_legal(s, "ROBOT_TO_WORKSTATION") == [0, 1, 2]) is allowed
+    if not allowed:
+        assert H.blocks_legal(s, "ROBOT_TO_WORKSTATION") == []
+
+
+def test_sequence_a_steps_in_order():
+    """SEQUENCE A: A1 play a card (optional), then A2 act with a die. DONE in A1 goes straight to A2."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 2)
+    H.put_tile(s, 0, H.cell(2, 1), H.tech_tile(s, ORANGE, TE_VP))
+    H.act(s, "SEQUENCE_A")
+    H.act(s, "DONE")
+    assert s.phase == PH_A2_DIE and s.actor == 0
+
+
+def test_sequence_b_passes_the_turn():
+    """TURN SEQUENCE: choosing Sequence B performs it (no A1/A2) and the next player takes a turn."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 2)
+    H.act(s, "SEQUENCE_B")
+    while s.phase != PH_TURN:
+        H.act(s, "DONE")
+    assert s.actor == 1
+
+
+def test_r_a2_launch_guard_looks_at_the_destinations():
+    """R-A2 on a move-ship tile: launching a ship uses a robot, but the launch is legal as long as some
+    destination keeps a die usable. Here the only use is a star Command placing the orange card where an own
+    ship stands (R-A7): launching (robots 2 -> 1) and staying on the Black Angel's orange hex keeps it
+    possible. Only the destinations that keep it possible are offered (engine bug fixed: the guard used to
+    judge the launch before the move and refused it)."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 0)
+    ba = H.ba_hex(s)
+    H.set_hex(s, ba, ORANGE)
+    H.mission_to_hand(s, 0, 0)
+    s.robots_supply[0] += s.robots_break[0] - 2
+    s.robots_break[0] = 2
+    s.ships[0] = 1
+    H.set_grid(s, 0, {H.cell(1, 2): H.tech_tile(s, ORANGE, TE_MOVE_SHIP)})
+    H.checked(s)
+    assert engine.legal_actions(s) == SEQ
+    H.act(s, "SEQUENCE_A")
+    H.act(s, "PLAY_RAVAGER", 0)
+    H.act(s, "RESOLVE_TILE", H.cell(1, 2))
+    assert H.is_legal(s, "LAUNCH_SHIP")
+    H.act(s, "LAUNCH_SHIP")
+    dests = H.blocks_legal(s, "MOVE_SHIP")
+    assert ba in dests
+    assert all(int(s.hex_terrain[h]) == ORANGE and int(s.hex_card[h]) < 0 for h in dests)
+    H.act(s, "MOVE_SHIP", ba)
+    assert s.phase == PH_A2_DIE
+    assert H.blocks_legal(s, "SELECT_DIE") != []
+    H.checked(s)
+
+
+def test_r_a2_tile_move_cannot_strand_the_star_die():
+    """R-A2 on a move-ship tile: the ship whose hex is the only place where the star can place its card may
+    stay (moving 0 hexes, R-A4) but may not leave for a hex where no card could be placed."""
+    s = _star_command_position(robots_break=1)
+    h = [g for g in range(35) if 0 in H.ships_at(s, g)][0]
+    s.ships[0] = 0
+    H.set_grid(s, 0, {H.cell(1, 2): H.tech_tile(s, ORANGE, TE_MOVE_SHIP)})
+    H.checked(s)
+    H.start_a1(s, 0)
+    H.act(s, "PLAY_RAVAGER", 0)
+    H.act(s, "RESOLVE_TILE", H.cell(1, 2))
+    H.act(s, "SELECT_SHIP", h)
+    dests = H.blocks_legal(s, "MOVE_SHIP")
+    assert h in dests
+    assert all(int(s.hex_terrain[g]) == ORANGE and int(s.hex_card[g]) < 0 for g in dests)
+
+
+def test_a2_is_mandatory_in_sequence_a():
+    """SEQUENCE A step 2 'PERFORM AN ACTION WITH 1 DIE': 'First, you must select a die' — no way to skip A2."""
+    s = _position()
+    H.give_die(s, 0, ORANGE, 2)
+    H.start_a2(s, 0)
+    assert not H.is_legal(s, "DONE")
+    assert {a for a in engine.legal_actions(s)} == {A.SELECT_DIE + d for d in range(18) if s.die_owner[d] == 0}
