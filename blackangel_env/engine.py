@@ -19,6 +19,8 @@ plain functions that read and write the numpy views; nothing here allocates per 
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from . import actions as A
@@ -38,7 +40,7 @@ from .state import (
     MC_TUCKED, RAVAGER_SLOT, RV_BOARD, RV_BOX, RV_DECK, RV_DISCARD, RV_HAND, RV_SLOT, SRC_ACTIVATION,
     SRC_BOOST, SRC_NEUTRALIZATION, SRC_PENALTY, SRC_REWARD, SRC_START, SRC_TILES, SRC_TRADE, SRC_HAL,
     TL_ADV_DECK, TL_ADV_SLOT, TL_ADV_SPACE, TL_BOX, TL_DISCARD, TL_DISPLAY, TL_EJECTED, TL_GRID, TL_STACK,
-    TL_TAKEN, State, buffer_size,
+    TL_TAKEN, State, buffer_size, N_M as _N_REGISTERS, _views,
     M_N_PLAYERS, M_ADVANCED, M_SOLO, M_N_STRIPS, M_PHASE, M_ACTOR, M_TURN_PLAYER, M_ROUND, M_TURNS,
     M_END_TRIGGERED, M_TRIGGER_ROUND, M_SPES_REACHED, M_GAME_OVER, M_SPES_TOKEN_POS, M_SPES_POS,
     M_RAV_DECK_N, M_ADV_DECK_N, M_HAL_DECK_N, M_HAL_CARD, M_DECISIONS, M_SETUP_SEAT, M_DIE, M_DIE_BOUGHT,
@@ -136,9 +138,9 @@ def _lowest_hand_ravager(s: State, p: int) -> int:
 
 
 def _own_ship_hexes(s: State, p: int) -> list[int]:
-    hs = s.hex_ship
-    n = int(s.m[M_N_STRIPS]) * 5
-    return [h for h in range(n) if hs[h, 0] == p or hs[h, 1] == p]
+    if s.ships_out(p) == 0:
+        return []
+    return (np.flatnonzero(s.hex_ship.ravel() == p) >> 1).tolist()   # a player has at most one ship per hex
 
 
 def _ships_on(s: State, h: int) -> list[int]:
@@ -693,7 +695,7 @@ def _top_effect(s: State, a: int) -> int:
 
 
 def _repair_target_exists(s: State, a: int) -> bool:
-    if np.any(s.dmg > 0) or np.any((s.die_damaged > 0) & (s.die_owner == DIE_SUPPLY)):
+    if any(s.dmg.tolist()) or any(s.die_damaged.tolist()):     # only dice in the supply carry cubes
         return True
     # The topmost Ravager's damage effect is resolved before the action and may create something to repair.
     k = int(s.rav_count[a])
@@ -709,43 +711,131 @@ def _repair_target_exists(s: State, a: int) -> bool:
     return False
 
 
-def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, launch_only: bool = False) -> bool:
+class _Position:
+    """Read-only lists of the position, built on first use and reused while the position is unchanged (see
+    ``_memo``): the die-use checks run many times per decision and numpy scalar reads are slow."""
+
+    def __init__(self, s: State):
+        self.s = s
+        n_strips = int(s.m[M_N_STRIPS])
+        self.nh = n_strips * 5
+        self.nb = neighbours(n_strips)
+        self.ba = black_angel_hex(n_strips)
+        self._ships: dict[int, list[int]] = {}
+
+    @cached_property
+    def ter(self) -> list[int]:
+        return self.s.hex_terrain[:self.nh].tolist()
+
+    @cached_property
+    def passable(self) -> list[bool]:
+        out = [t != T_ASTEROID for t in self.ter]
+        out[self.ba] = True                       # the Black Angel's shields (Command step 1)
+        return out
+
+    @cached_property
+    def hs(self) -> list[list[int]]:
+        return self.s.hex_ship[:self.nh].tolist()
+
+    @cached_property
+    def card(self) -> list[int]:
+        return self.s.hex_card[:self.nh].tolist()
+
+    @cached_property
+    def dmg(self) -> list[int]:
+        return self.s.dmg.tolist()
+
+    @cached_property
+    def top(self) -> list[int]:
+        s = self.s
+        rc = s.rav_count.tolist()
+        loc = s.rav_loc.tolist()
+        eff = s.comp.ravager_effect
+        return [eff[loc[a][rc[a] - 1]] if rc[a] else -1 for a in range(6)]
+
+    @cached_property
+    def any_damage(self) -> bool:
+        return any(self.dmg) or any(self.s.die_damaged.tolist())   # only supply dice carry cubes
+
+    @cached_property
+    def disc_min(self) -> int:
+        s = self.s
+        comp = s.comp
+        costs = [c for t, c in zip(s.display.tolist(), comp.display_costs) if t >= 0]
+        if max(s.adv_slots.tolist()) >= 0:
+            costs.append(comp.advanced_cost)
+        return min(costs) if costs else 99
+
+    @cached_property
+    def destroy_min(self) -> int:
+        occupied = [k for k in self.s.rav_count.tolist() if k >= 1]
+        return min(occupied) if occupied else 99
+
+    def ships(self, p: int) -> list[int]:
+        out = self._ships.get(p)
+        if out is None:
+            out = self._ships[p] = [h for h, (a, b) in enumerate(self.hs) if a == p or b == p]
+        return out
+
+    def free_for(self, h: int, p: int) -> bool:
+        a, b = self.hs[h]
+        return b < 0 and a != p
+
+    def placeable(self, h: int, colour: int) -> bool:
+        return self.ter[h] == colour and self.card[h] < 0
+
+
+def _position(s: State) -> _Position:
+    memo = _memo(s)
+    pos = memo.get("pos")
+    if pos is None:
+        pos = memo["pos"] = _Position(s)
+    return pos
+
+
+def _command_ok(s: State, p: int, colour: int, ev: int, eff: int) -> bool:
+    pos = _position(s)
     robots = int(s.robots_break[p])
     if eff == RAV_ROBOT and robots > 0:
         robots -= 1
     ships = int(s.ships[p])
-    ba = black_angel_hex(int(s.m[M_N_STRIPS]))
     if ev >= 1:
-        passable = _passable(s)
-        for h in _own_ship_hexes(s, p):
-            if _destinations(s, p, h, 1, ev, True, passable):
+        passable, nb = pos.passable, pos.nb
+        for h in pos.ships(p):
+            for g in nb[h]:
+                if passable[g] and (ev >= 2 or pos.free_for(g, p)):
+                    return True          # ev >= 2: out and back, the ship may end where it started (R-A6)
+        if ships < 1 or robots < 1:
+            return False
+        ba = pos.ba
+        for g in nb[ba]:
+            if passable[g] and pos.free_for(g, p):
                 return True
-        return ships >= 1 and robots >= 1 and bool(_destinations(s, p, ba, 1, ev, False, passable))
+        return ev >= 2 and bool(_destinations(s, p, ba, 1, ev, False, passable))
     # A star die: no move, but a Mission card must be placed (Command steps 2-4; rules-notes B2, D2).
     if s.hand_mc[p, colour] < 1 or robots < 1:
         return False
     if eff == RAV_DISCARD_MISSION and _hand_total(s, p) < 2:
         return False
-    for h in _own_ship_hexes(s, p):
-        if _can_place_at(s, h, colour):
+    for h in pos.ships(p):
+        if pos.placeable(h, colour):
             return True
-    return ships >= 1 and robots >= 2 and _can_place_at(s, ba, colour) and _occupancy_ok(s, ba, p, -1)
+    return ships >= 1 and robots >= 2 and pos.placeable(pos.ba, colour) and pos.free_for(pos.ba, p)
 
 
 def _board_action_ok(s: State, p: int, a: int, value: int) -> bool:
-    ev = _effective(s, a, value)
+    pos = _position(s)
+    ev = value - 1 if (value > 0 and pos.dmg[a] >= s.comp.max_action_damage) else value
     kind = s.comp.action_kind[a]
     if kind == ACT_COMMAND:
-        return _command_ok(s, p, s.comp.action_colour[a], ev, _top_effect(s, a))
+        return _command_ok(s, p, s.comp.action_colour[a], ev, pos.top[a])
     if ev < 1:
         return False
     if kind == ACT_DISCOVER:
-        return _discover_has_option(s, ev)
+        return ev >= pos.disc_min
     if kind == ACT_REPAIR:
-        return _repair_target_exists(s, a)
-    # ACT_DESTROY
-    rc = s.rav_count
-    return any(1 <= rc[l] <= ev for l in range(6))
+        return pos.any_damage or _repair_target_exists(s, a)
+    return ev >= pos.destroy_min           # ACT_DESTROY: a whole location within the activations
 
 
 def _discover_has_option(s: State, remaining: int) -> bool:
@@ -755,7 +845,7 @@ def _discover_has_option(s: State, remaining: int) -> bool:
         if disp[i] >= 0 and costs[i] <= remaining:
             return True
     if remaining >= s.comp.advanced_cost:
-        return bool(np.any(s.adv_slots >= 0))
+        return max(s.adv_slots.tolist()) >= 0
     return False
 
 
@@ -766,8 +856,8 @@ def _n_spendable_tech(s: State, p: int) -> int:
     return k + int(np.count_nonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p))
 
 
-def _can_pay(s: State, p: int, cost) -> bool:
-    if cost[G_SHIP] > s.ships[p] or cost[G_RESOURCE] > s.res[p] or cost[G_ROBOT] > s.robots_break[p]:
+def _can_pay(s: State, p: int, cost, res_delta: int = 0) -> bool:
+    if cost[G_SHIP] > s.ships[p] or cost[G_RESOURCE] > s.res[p] + res_delta or cost[G_ROBOT] > s.robots_break[p]:
         return False
     if cost[G_DEBRIS] > s.debris[p] or cost[G_RAVAGER] > s.hand_rav[p]:
         return False
@@ -789,23 +879,58 @@ def _space_cards(s: State) -> list[int]:
     return np.flatnonzero(s.mc_where == MC_SPACE).tolist()
 
 
-def _die_uses(s: State, p: int, colour: int, value: int, first_only: bool = False) -> list[int]:
-    """Action ids (BOARD_ACTION / MISSION_ACTION) legal for a die of this colour and value."""
+def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> list[int]:
+    """Action ids (BOARD_ACTION / MISSION_ACTION) legal for a die of this colour and value.  ``res_delta`` is
+    -1 when the die is bought (its price is paid before any mission cost)."""
+    memo = _memo(s)
+    key = (p, colour, value, res_delta)
+    out = memo.get(key)
+    if out is not None:
+        return out
     comp = s.comp
     out = []
-    for a in range(6):
-        if comp.action_colour[a] == colour and _board_action_ok(s, p, a, value):
+    for a in _actions_of_colour(comp)[colour]:
+        if _board_action_ok(s, p, a, value):
             out.append(A.BOARD_ACTION + a)
-            if first_only:
-                return out
-    if value >= 1:
+    if value >= 1 and max(_position(s).card) >= 0:
         for card in _space_cards(s):
             if (comp.mission_colour[card] == colour and comp.mission_kind[card] == MISSION_ACTIVATION
-                    and _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card])):
+                    and _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card], res_delta)):
                 out.append(A.MISSION_ACTION + card)
-                if first_only:
-                    return out
+    memo[key] = out
     return out
+
+
+def _memo_cut(s: State) -> tuple[int, int]:
+    """The memo key leaves out the registers and where the dice are and what they show: die uses depend on
+    the die's colour and value only, so a die changing hands (bought, taken in A2) keeps the memo."""
+    views = _views(len(s.comp.display_costs))
+    return views["die_value"][1], views["die_damaged"][1]
+
+
+def _memo(s: State) -> dict:
+    """Results that depend on the position but not on the decision registers, kept while the position is
+    unchanged (e.g. from the turn choice through A1 to the die choice when no card is played)."""
+    if not s._memo_ok:                     # re-checked once per entry point (legal_actions, apply, ...)
+        a, b = _memo_cut(s)
+        buf = s.buf
+        k = buf[_N_REGISTERS:a].tobytes() + buf[b:].tobytes()
+        if s._memo_key != k:
+            s._memo_key = k
+            s._memo = {}
+        s._memo_ok = True
+    return s._memo
+
+
+_COLOUR_ACTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _actions_of_colour(comp: Components) -> tuple[tuple[int, ...], ...]:
+    t = _COLOUR_ACTIONS.get(id(comp))
+    if t is None:
+        t = tuple(tuple(a for a in range(6) if comp.action_colour[a] == c) for c in range(3))
+        _COLOUR_ACTIONS[id(comp)] = t
+    return t
 
 
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
@@ -823,25 +948,26 @@ def _boost_cells(s: State, p: int, effect: int) -> list[int]:
 
 
 def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, boosts: tuple,
-                   cache: dict) -> bool:
+                   cache: dict, res_delta: int = 0) -> bool:
     """Does some sequence of die modifications (debris flip, set-to-3 and change-colour boosts) lead to a
     legal use?  ``boosts`` lists the unused boost cells as (cell, effect, colour)."""
     key = (colour, value, can_flip, boosts)
     if key in cache:
         return cache[key]
     cache[key] = False
-    ok = bool(_die_uses(s, p, colour, value, first_only=True))
+    ok = bool(_die_uses(s, p, colour, value, res_delta=res_delta))
     if not ok and can_flip:
-        ok = _die_reachable(s, p, colour, FLIP[value], False, boosts, cache)
+        ok = _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, res_delta)
     if not ok:
         for i, (cell, eff, bc) in enumerate(boosts):
             if bc != colour:
                 continue
             rest = boosts[:i] + boosts[i + 1:]
             if eff == BE_SET_THREE:
-                ok = _die_reachable(s, p, colour, 3, can_flip, rest, cache)
+                ok = _die_reachable(s, p, colour, 3, can_flip, rest, cache, res_delta)
             else:
-                ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache) for c2 in range(3) if c2 != colour)
+                ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache, res_delta)
+                         for c2 in range(3) if c2 != colour)
             if ok:
                 break
     cache[key] = ok
@@ -876,11 +1002,8 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
         if o == p:
             ok = _die_reachable(s, p, d // 6, values[d], bool(debris), boosts, cache)
         elif o >= 0 and can_buy and not s.die_reserved[d]:
-            s.res[p] -= 1           # the use is judged after paying the price (a mission may need a resource)
-            try:
-                ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache_bought)
-            finally:
-                s.res[p] += 1
+            # the use is judged after paying the price (a mission may need a resource)
+            ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache_bought, res_delta=-1)
         else:
             continue
         if ok:
@@ -892,6 +1015,7 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
 
 def a2_possible(s: State, p: int) -> bool:
     """Sequence A is possible iff some die p may use has a legal action (rules decision R-A1; rules-notes D11)."""
+    s._memo_ok = False
     return bool(_selectable_dice(s, p, stop_at_first=True))
 
 
@@ -899,15 +1023,20 @@ def _a2_robust(s: State, p: int) -> bool:
     """A die use that nothing in A1 can take away: Discover / Repair / Destroy with a die p can use."""
     owners = s.die_owner.tolist()
     values = s.die_value.tolist()
+    reserved = s.die_reserved.tolist()
     comp = s.comp
+    can_buy = s.res[p] >= 1
+    seen = set()
     for d in range(18):
         o = owners[d]
-        if o == p or (o >= 0 and o != p and s.res[p] >= 1 and not s.die_reserved[d]):
-            c = d // 6
-            for a in range(6):
-                if comp.action_colour[a] == c and comp.action_kind[a] != ACT_COMMAND:
-                    if _board_action_ok(s, p, a, values[d]):
-                        return True
+        if o == p or (o >= 0 and can_buy and not reserved[d]):
+            key = (d // 6, values[d])
+            if key in seen:
+                continue
+            seen.add(key)
+            for a in _actions_of_colour(comp)[key[0]]:
+                if comp.action_kind[a] != ACT_COMMAND and _board_action_ok(s, p, a, key[1]):
+                    return True
     return False
 
 
@@ -920,6 +1049,7 @@ def legal_actions(s: State) -> list[int]:
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
+    s._memo_ok = False
     if s.m[M_GAME_OVER]:
         out: list[int] = []
     else:
@@ -949,14 +1079,30 @@ def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
         if ok is None:
             t = s.copy()
             _dispatch(t, a)
-            if t.m[M_PHASE] == PH_SHIP_MOVE:
-                # a launched ship is still to move: fine if some (guarded) destination keeps A2 possible
-                ok = verdict[key] = bool(_legal_ship_move(t))
-            else:
-                ok = verdict[key] = a2_possible(t, p)
+            ok = verdict[key] = _a2_still_possible(t, p)
         if ok:
             out.append(a)
     return out
+
+
+_TILE_SUBPHASES = (PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT, PH_SHIP_MOVE,
+                   PH_KEEP)
+
+
+def _a2_still_possible(t: State, p: int) -> bool:
+    """After an A1 step (on a copy): some die is usable in A2, now or after a choice of the tile effect in
+    progress (e.g. a launched ship still to move, R-A2)."""
+    if a2_possible(t, p):
+        return True
+    if t.m[M_PHASE] not in _TILE_SUBPHASES:
+        return False
+    for a in legal_actions(t):
+        if a != A.DONE:
+            u = t.copy()
+            _dispatch(u, a)
+            if _a2_still_possible(u, p):
+                return True
+    return False
 
 
 def _legal_setup_reserve(s: State) -> list[int]:
@@ -992,7 +1138,12 @@ def _pending_cells(s: State) -> list[int]:
 
 
 def _legal_a1_tiles(s: State) -> list[int]:
-    return [A.DONE] + [A.RESOLVE_TILE + c for c in _pending_cells(s)]
+    p = int(s.m[M_TURN_PLAYER])
+    cells = _pending_cells(s)
+    # R-A2 with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only use
+    boosted = [A.RESOLVE_TILE + c for c in cells if s.tile_boost[int(s.grid[p, c])]]
+    plain = [A.RESOLVE_TILE + c for c in cells if not s.tile_boost[int(s.grid[p, c])]]
+    return [A.DONE] + plain + _guarded(s, p, boosted)
 
 
 def _legal_tile_option(s: State) -> list[int]:
@@ -1015,7 +1166,10 @@ def _legal_tile_adjacent(s: State) -> list[int]:
         if 0 <= rr < 3 and 0 <= cc < 3:
             t = int(s.grid[p, rr * 3 + cc])
             if _activatable(s, t) and s.comp.tile_effect[t] not in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-                out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)
+                if s.tile_boost[t] and s.m[M_TILE_RETURN] == PH_A1_TILES:
+                    out.extend(_guarded(s, p, [A.ACTIVATE_ADJACENT + rr * 3 + cc]))   # R-A2 with R-A3
+                else:
+                    out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)
     return out
 
 
@@ -1308,6 +1462,7 @@ def apply_unchecked(s: State, action: int) -> None:
 
 def _dispatch(s: State, action: int) -> None:
     s._legal_key = None
+    s._memo_ok = False
     _APPLY[int(s.m[M_PHASE])](s, action)
 
 

@@ -264,7 +264,7 @@ def _header(s: State, viewer: int | None) -> list[str]:
     if 0 <= t < len(s.tile_where) and s.tile_where[t] >= TL_TAKEN:
         dec.append(f"tile being injected: {tile_token(t)} {_tile_short(s.comp, t, bool(s.tile_boost[t]))}")
     if dec:
-        out.append("decision: " + "; ".join(dec))
+        out += _wrap("decision: ", dec, sep="; ")
     return out
 
 
@@ -404,7 +404,7 @@ def _grid_cell(s: State, p: int, cell: int) -> str:
     boost = bool(s.m[M_ADVANCED]) and t < N_TECH and bool(s.tile_boost[t])
     txt = f"{tile_token(t)} {_tile_short(s.comp, t, boost)}"
     if s.tile_debris[t]:
-        txt += " +D"
+        txt += "+D"
     return txt
 
 
@@ -439,13 +439,13 @@ def _player(s: State, p: int, viewer: int | None) -> list[str]:
                         + (" (reserved)" if s.die_reserved[d] else ""))
     out += _wrap("  dice: ", dice)
     # grid with the card slots: rows 0-2 have their slot on the left, columns 0-2 below
-    cw = max([23] + [len(_grid_cell(s, p, c)) + 2 for c in range(9)])
+    cw = max([24] + [len(_grid_cell(s, p, c)) + 2 for c in range(9)])
     out.append("  grid (row 3 on top; [slots] for cards; 1x = boost side up; +D = debris on the tile):")
     for r in (2, 1, 0):
         cells = "|".join(f" {_grid_cell(s, p, r * 3 + c):<{cw - 1}}" for c in range(3))
-        out.append(f"    row {r + 1} [{_slot_text(s, p, r, mine):<14}] |{cells}".rstrip())
+        out.append(f"  row {r + 1} [{_slot_text(s, p, r, mine):<14}] |{cells}".rstrip())
     below = "|".join(f" [{_slot_text(s, p, 3 + c, mine):<{cw - 4}}] " for c in range(3))
-    out.append(f"    {'':<23}|{below}".rstrip())
+    out.append(f"  {'':<23}|{below}".rstrip())
     ej = np.flatnonzero(s.tile_where == TL_EJECTED + p).tolist()
     ej_tech = sum(1 for t in ej if t < ADV_TILE0)
     ej_adv = [t for t in ej if t >= ADV_TILE0]

@@ -28,6 +28,7 @@ from .components import Components, default_components, load_components
 from .config import ConfigError, GameConfig
 from .constants import N_ADVANCED, N_MISSIONS, N_RAVAGERS, N_TILES
 
+_SEED_SEQUENCE = np.random.SeedSequence(0)   # only to construct bit generators whose state is then set
 MAX_SEATS = 5          # 4 players + the neutral player / Hal
 BOT = 4                # seat of the neutral player (2 players) or Hal (solo)
 MAX_STRIPS = 7
@@ -120,6 +121,11 @@ def layout(display_len: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _views(display_len: int) -> dict[str, tuple[tuple[int, ...], int, int]]:
+    return {name: (shape, off, off + int(np.prod(shape))) for name, shape, off in layout(display_len)}
+
+
 def buffer_size(display_len: int) -> int:
     name, shape, off = layout(display_len)[-1]
     return off + int(np.prod(shape))
@@ -137,18 +143,52 @@ class State:
         self.config = config
         self.comp = comp
         self.buf = buf
-        self.rng = rng
+        self._rng = rng
+        self._rng_state = None
         self.log: list | None = None      # readable event log (list of strings) or None when not recorded
         self._legal_key = None
         self._legal = None
+        self._memo_key = None
+        self._memo = None
+        self._memo_ok = False
         self._bind()
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's own generator.  A copy gets its generator state at once but builds the Generator
+        object only when it first draws (building one costs tens of microseconds)."""
+        if self._rng is None:
+            bitgen = np.random.PCG64(_SEED_SEQUENCE)
+            bitgen.state = self._rng_state
+            self._rng = np.random.Generator(bitgen)
+            self._rng_state = None
+        return self._rng
+
+    def rng_state(self) -> dict:
+        """The generator's state (a fresh dict)."""
+        if self._rng is None:
+            return _copy.deepcopy(self._rng_state)
+        return self._rng.bit_generator.state
+
     def _bind(self) -> None:
-        buf = self.buf
-        d = self.__dict__
-        for name, shape, off in layout(len(self.comp.display_costs)):
-            n = int(np.prod(shape))
-            d[name] = buf[off:off + n].reshape(shape)
+        """Views are made on first use (``__getattr__``), so a copy costs one buffer copy."""
+        self._fields = _views(len(self.comp.display_costs))
+
+    def __getattr__(self, name: str):
+        # Only called for attributes not yet in __dict__: the named views into the buffer.
+        try:
+            shape, off, end = self.__dict__["_fields"][name]
+        except KeyError:
+            raise AttributeError(f"State has no attribute {name!r}") from None
+        v = self.buf[off:end]
+        if len(shape) > 1:
+            v = v.reshape(shape)
+        self.__dict__[name] = v
+        return v
+
+    def ships_out(self, p: int) -> int:
+        """How many of seat p's ships are in space (counted from the hex occupancy)."""
+        return int(np.count_nonzero(self.hex_ship == p))
 
     # -- copying ------------------------------------------------------------------------------------------
     def copy(self, keep_log: bool = False) -> "State":
@@ -157,12 +197,14 @@ class State:
         new.config = self.config
         new.comp = self.comp
         new.buf = self.buf.copy()
-        rng = np.random.Generator(type(self.rng.bit_generator)())
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.rng = rng
+        new._rng = None
+        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
         new.log = list(self.log) if (keep_log and self.log is not None) else None
         new._legal_key = None
         new._legal = None
+        new._memo_key = None
+        new._memo = None
+        new._memo_ok = False
         new._bind()
         return new
 
@@ -170,7 +212,7 @@ class State:
         if not isinstance(other, State):
             return NotImplemented
         return (self.config == other.config and np.array_equal(self.buf, other.buf)
-                and self.rng.bit_generator.state == other.rng.bit_generator.state)
+                and self.rng_state() == other.rng_state())
 
     __hash__ = None  # mutable
 
@@ -199,7 +241,7 @@ class State:
             "version": 1,
             "config": self.config.to_dict(),
             "buffer": self.buf.tolist(),
-            "rng": _jsonable_rng_state(self.rng.bit_generator.state),
+            "rng": _jsonable_rng_state(self.rng_state()),
         }
 
     def save(self, path: str | Path) -> None:

@@ -27,8 +27,8 @@ from blackangel_env.render import (
     describe_mission, describe_ravager, describe_tile, mission_token, ravager_token, render, tile_token,
 )
 from blackangel_env.state import (
-    BOT, M_ADV_DECK_N, M_N_STRIPS, M_RAV_DECK_N, M_SOLO, MC_DECK, MC_DRAWN, MC_HAND, PH_KEEP, RAVAGER_SLOT, RV_DECK,
-    RV_HAND,
+    BOT, M_ADV_DECK_N, M_N_STRIPS, M_RAV_DECK_N, M_SOLO, MC_DECK, MC_DRAWN, MC_HAND, PH_KEEP, RAVAGER_SLOT,
+    RV_DECK, RV_HAND,
 )
 
 CONFIGS = [(n, adv) for n in (2, 3, 4) for adv in (False, True)]
@@ -195,7 +195,8 @@ def test_drawn_cards_hidden_from_others():
 def test_slot_cards_face_down_for_others():
     found = False
     for seed in range(20):
-        s = play(3, False, seed, 200, stop=lambda st: bool(np.any((st.slots[1] >= 0) & (st.slots[1] < RAVAGER_SLOT))))
+        s = play(3, False, seed, 200,
+                 stop=lambda st: bool(np.any((st.slots[1] >= 0) & (st.slots[1] < RAVAGER_SLOT))))
         codes = [c for c in s.slots[1].tolist() if 0 <= c < RAVAGER_SLOT]
         if not codes:
             continue

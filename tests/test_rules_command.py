@@ -11,15 +11,18 @@ import pytest
 
 from blackangel_env import engine
 from blackangel_env.board import neighbours
-from blackangel_env.constants import GRAY, GREEN, ORANGE, T_ASTEROID, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_RAVAGER
+from blackangel_env.constants import (
+    GRAY, GREEN, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_RAVAGER, T_ASTEROID,
+)
 from blackangel_env.state import (
     MC_SPACE, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TURN, RV_BOARD, RV_DISCARD, TL_DISCARD,
     TL_DISPLAY,
 )
 
 from helpers import (
-    act, ba_hex, blocks_legal, checked, clear_dice, clear_ravagers, game, give_die, is_legal, mission_to_hand,
-    mission_to_space, no_icons, ravager_card, ravager_on_board, set_ravager_deck, ship_to, ships_at, start_a2,
+    act, blocks_legal, checked, clear_dice, clear_ravagers, game, give_die, is_legal, mission_to_hand,
+    mission_to_space, no_icons, ravager_card, ravager_on_board, ravager_to_hand, set_ravager_deck, ship_to,
+    ships_at, start_a2,
 )
 
 CMD = {ORANGE: 1, GRAY: 3, GREEN: 5}
@@ -386,18 +389,43 @@ def test_damage_on_full_action_and_no_die_is_ignored():
     checked(s)
 
 
-def test_every_location_full_stops_the_ravagers():
-    """EN Command step 3 notes (full location: discard and draw again). Decision (new): when all six
-    locations hold 3 cards no further Ravager is drawn (the discard-and-redraw would never end)."""
+def test_every_location_full_plays_out_the_deck_once_and_stops():
+    """EN Command step 3 notes (a card for a full location is discarded and the next one drawn) and END OF THE
+    GAME (the Ravager deck becomes empty): rules decision R-D1: when no card left in the deck or its discard
+    can land (here all six locations hold 3 cards), the deck is drawn out into the discard once - which
+    triggers the end - and no Ravager appears (instead of redrawing forever)."""
     s, d = _position(value=1)
     s.hex_icons[16] = 1
     for a in range(6):
         for eff in (RAV_DAMAGE_DIE, RAV_DISCARD_RAVAGER, RAV_DAMAGE_NEXT):    # harmless top card
             ravager_on_board(s, ravager_card(s, a, eff))
-    deck_n = int(s.m[15])
+    deck = [r for r in range(30) if s.rav_where[r] == 0]
+    assert deck
     _place_at_22(s, d)
-    assert int(s.m[15]) == deck_n
+    assert int(s.m[15]) == 0 and all(int(s.rav_where[r]) == RV_DISCARD for r in deck)
+    assert int(s.m[9]) == 1                                    # end of the game triggered
     assert [int(x) for x in s.rav_count] == [3] * 6
+    checked(s)
+
+
+def test_cards_that_can_only_hit_full_locations_are_played_out():
+    """R-D1 (as above) when only some locations are full: every card left in the deck and discard targets
+    location 1, which is full (the cards for the other locations are in hands): the deck runs out, the end
+    is triggered, nothing is placed."""
+    s, d = _position(value=1)
+    s.hex_icons[16] = 1
+    for eff in (RAV_DAMAGE_DIE, RAV_DISCARD_RAVAGER, RAV_DAMAGE_NEXT):
+        ravager_on_board(s, ravager_card(s, 0, eff))
+    for r in range(30):
+        if s.rav_where[r] in (0, 1) and s.comp.ravager_action[r] != 0:
+            ravager_to_hand(s, 1 + r % 3, r)
+    left = [r for r in range(30) if s.rav_where[r] in (0, 1)]
+    assert left and all(s.comp.ravager_action[r] == 0 for r in left)
+    checked(s)
+    _place_at_22(s, d)
+    assert int(s.m[15]) == 0 and int(s.m[9]) == 1
+    assert all(int(s.rav_where[r]) == RV_DISCARD for r in left)
+    assert [int(x) for x in s.rav_count] == [3, 0, 0, 0, 0, 0]
     checked(s)
 
 

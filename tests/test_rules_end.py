@@ -13,12 +13,12 @@ from blackangel_env.constants import (
 )
 from blackangel_env.state import (
     M_END_TRIGGERED, M_ROUND, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, M_TRIGGER_ROUND, MC_SPACE,
-    MC_TUCKED, PH_B_RESERVE, PH_TURN, RV_BOARD, RV_DISCARD, RV_HAND,
+    MC_TUCKED, PH_B_RESERVE, PH_TURN, RV_BOARD, RV_DISCARD,
 )
 
 from helpers import (
     act, checked, clear_dice, clear_grid, clear_ravagers, game, give_die, is_legal, mission_to_hand,
-    mission_to_space, mission_to_tucked, no_icons, put_adv_space, put_tile, ravager_card, ravager_to_discard,
+    mission_to_space, mission_to_tucked, no_icons, put_adv_space, put_tile, ravager_card,
     ravager_to_hand, set_ravager_deck, ship_to, start_a2, start_turn,
 )
 

@@ -18,7 +18,7 @@ from blackangel_env.state import (
 
 from helpers import (
     act, blocks_legal, checked, clear_dice, clear_hand, clear_ravagers, game, give_die, is_legal,
-    mission_on_deck_top, mission_to_discard, mission_to_hand, mission_to_space, ravager_to_hand, ship_to,
+    mission_to_discard, mission_to_hand, mission_to_space, ravager_to_hand, ship_to,
     start_a2,
 )
 

@@ -227,3 +227,46 @@ def test_a2_is_mandatory_in_sequence_a():
     H.start_a2(s, 0)
     assert not H.is_legal(s, "DONE")
     assert {a for a in engine.legal_actions(s)} == {A.SELECT_DIE + d for d in range(18) if s.die_owner[d] == 0}
+
+
+def _boost_only_position(extra_orange: bool = False):
+    """Advanced rules: player 0's only die is a gray 2 with no gray use; the 1x change-colour boost of gray
+    tile 18 (boost side up) could make it orange and Discover. Returns the state at A1."""
+    s = H.game(3, seed=1, advanced=True)
+    H.clear_dice(s)
+    H.clear_ravagers(s)
+    H.clear_ships(s)
+    H.no_icons(s)
+    for p in range(3):
+        H.clear_hand(s, p)
+    s.debris[0] = 0
+    s.res[0] = 0
+    s.ships[0] = 0
+    H.give_die(s, 0, GRAY, 2)
+    if extra_orange:
+        H.give_die(s, 0, ORANGE, 2)
+    vertical = 27                                   # gray, activate above/below (standard side up)
+    H.set_grid(s, 0, {H.cell(1, 2): 18, H.cell(2, 2): vertical})
+    s.tile_boost[18] = 1
+    s.tile_boost[vertical] = 0
+    H.mission_to_hand(s, 0, 20)
+    H.start_a1(s, 0)
+    H.checked(s)
+    assert s.comp.tile_boost[18] == 2 and s.comp.tile_boost_arg[18] == GRAY      # change_colour, gray
+    return s
+
+
+@pytest.mark.parametrize("robust", [False, True])
+def test_r_a2_boost_tile_activation_that_forfeits_the_only_use(robust):
+    """R-A2 with R-A3 (ADVANCED RULES: activating a boost-side tile flips it and forfeits its 1x): when that
+    1x is the only way to use a die, the card may be played but the tile may not be activated, directly or
+    by an adjacent activation tile (engine bug fixed: the game got stuck in A2 with no legal action)."""
+    s = _boost_only_position(extra_orange=robust)
+    H.act(s, "PLAY_MISSION", 20 * 6 + 4)           # gray card below column 2: tiles 18 and 27 activated
+    assert H.blocks_legal(s, "RESOLVE_TILE") == ([H.cell(1, 2), H.cell(2, 2)] if robust else [H.cell(2, 2)])
+    H.act(s, "RESOLVE_TILE", H.cell(2, 2))         # the vertical tile: may it activate tile 18 below?
+    assert H.blocks_legal(s, "ACTIVATE_ADJACENT") == ([H.cell(1, 2)] if robust else [])
+    H.act(s, "DONE")
+    H.act(s, "DONE")
+    assert s.phase == PH_A2_DIE
+    assert H.blocks_legal(s, "SELECT_DIE") != []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from blackangel_env import engine
 from blackangel_env.constants import GRAY, GREEN, ORANGE
-from blackangel_env.state import BOT, DIE_ABSENT, DIE_SUPPLY, M_N_STRIPS, PH_A1_TILES, PH_B_RESERVE, PH_TURN
+from blackangel_env.state import BOT, DIE_ABSENT, DIE_SUPPLY, M_N_STRIPS, PH_A1_TILES, PH_B_RESERVE
 
 from helpers import (
     act, blocks_legal, checked, clear_dice, clear_ravagers, game, give_die, is_legal, start_a1, start_a2,
