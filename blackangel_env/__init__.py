@@ -15,3 +15,10 @@ __all__ = [
     "NUM_ACTIONS", "GameConfig", "IllegalActionError", "State", "action_to_string", "apply", "decode", "encode",
     "final_scores", "legal_actions", "legal_mask", "new_game", "winners", "__version__",
 ]
+
+# Environment adapters (import after the engine; they register "blackangel/black_angel_v0" with PettingZoo and
+# "BlackAngelSolo-v0" / "BlackAngel-v0" with Gymnasium).
+from .pettingzoo_env import env, raw_env  # noqa: E402
+from .gym_env import BlackAngelSingleAgentEnv  # noqa: E402
+
+__all__ += ["BlackAngelSingleAgentEnv", "env", "raw_env"]

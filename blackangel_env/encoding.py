@@ -62,6 +62,7 @@ __all__ = [
     "observation_views", "state_size",
 ]
 
+INT16_MAX = 32767             # bound of any quantity stored in the state buffer
 REL_SEATS = 4                 # p0 (observer) .. p3
 SEAT_CODES = 5                # relative seat 0..3, 4 = neutral / Hal
 N_PHASES = len(PHASE_NAMES)
@@ -100,10 +101,7 @@ class ObsSlice:
     kind: str          # "one-hot", "flags", "count", "quantity"
     scale: float       # the raw value is divided by this (1 for one-hot / flags)
     meaning: str
-
-    @property
-    def high(self) -> float:
-        return 1.0 if self.kind in ("one-hot", "flags") else float(np.inf)
+    high: float        # upper bound of the values: 1 for one-hot / flags, else the largest raw value / scale
 
 
 # =============================================================================================================
@@ -114,11 +112,12 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     out: list[ObsSlice] = []
     off = 0
 
-    def add(name, shape, kind, meaning, scale=1.0):
+    def add(name, shape, kind, meaning, scale=1.0, max_raw=INT16_MAX):
         nonlocal off
         shape = tuple(shape)
         size = int(np.prod(shape))
-        out.append(ObsSlice(name, off, size, shape, kind, float(scale), meaning))
+        high = 1.0 if kind in ("one-hot", "flags") else float(np.float32(max_raw / scale))
+        out.append(ObsSlice(name, off, size, shape, kind, float(scale), meaning, high))
         off += size
 
     F = TILE_F
@@ -133,16 +132,16 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("game.flags", (4,), "flags", "end triggered, this is the final round, Spes reached, game over")
     add("game.spes_token_pos", (MAX_STRIPS,), "one-hot", "strip position of the Spes token (0 = next to the board)")
     add("game.spes_pos", (MAX_STRIPS,), "one-hot", "strip position of the Spes tile, once revealed")
-    add("game.mission_decks", (3,), "count", "cards left in the orange / gray / green Mission decks", 20)
-    add("game.ravager_deck", (1,), "count", "cards left in the Ravager deck", N_RAVAGERS)
-    add("game.advanced_deck", (1,), "count", "tiles left in the Advanced Technology deck", N_ADVANCED)
-    add("game.hal_deck", (1,), "count", "cards left in Hal's deck (solo)", N_HAL_CARDS)
-    add("game.tech_stacks", (3,), "count", "tiles left in the orange / gray / green Technology stacks", 16)
-    add("game.mission_discard", (3,), "count", "Mission cards discarded, per colour", 20)
-    add("game.ravager_discard", (1,), "count", "Ravager cards discarded", N_RAVAGERS)
+    add("game.mission_decks", (3,), "count", "cards left in the orange / gray / green Mission decks", 20, 20)
+    add("game.ravager_deck", (1,), "count", "cards left in the Ravager deck", N_RAVAGERS, N_RAVAGERS)
+    add("game.advanced_deck", (1,), "count", "tiles left in the Advanced Technology deck", N_ADVANCED, N_ADVANCED)
+    add("game.hal_deck", (1,), "count", "cards left in Hal's deck (solo)", N_HAL_CARDS, N_HAL_CARDS)
+    add("game.tech_stacks", (3,), "count", "tiles left in the orange / gray / green Technology stacks", 16, 16)
+    add("game.mission_discard", (3,), "count", "Mission cards discarded, per colour", 20, 20)
+    add("game.ravager_discard", (1,), "count", "Ravager cards discarded", N_RAVAGERS, N_RAVAGERS)
     add("game.ravager_removed", (1,), "count", "Ravager cards removed from the game at setup (face down)",
-        N_RAVAGERS)
-    add("game.tech_discard", (1,), "count", "Technology tiles discarded", N_TECH)
+        N_RAVAGERS, N_RAVAGERS)
+    add("game.tech_discard", (1,), "count", "Technology tiles discarded", N_TECH, N_TECH)
     add("game.hal_card", (N_HAL_CARDS,), "one-hot", "Hal's revealed card (solo)")
     add("game.hal_remaining", (N_HAL_CARDS,), "flags", "Hal's cards not yet revealed since the last shuffle")
     # -- decision in progress (registers) -------------------------------------------------------------------
@@ -207,7 +206,7 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("space.card_colour", (N_HEXES, 3), "one-hot", "colour of the Mission card on the hex")
     add("space.card_kind", (N_HEXES, 2), "one-hot", "kind of that card: " + ", ".join(MISSION_KINDS))
     add("space.card_owner", (N_HEXES, SEAT_CODES), "one-hot", "relative seat owning that card (4 = Hal)")
-    add("space.ships", (N_HEXES, SEAT_CODES), "count", "ships of each relative seat on the hex", 2)
+    add("space.ships", (N_HEXES, SEAT_CODES), "count", "ships of each relative seat on the hex", 2, 2)
     add("space.mission_strip", (N_MISSIONS, MAX_STRIPS), "one-hot", "strip position of each Mission card (by "
         "id) lying in Space (all zero: not in Space)")
     # -- players (relative seats) ----------------------------------------------------------------------------
@@ -221,17 +220,17 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
         add(p + "robots", (2,), "count", "robots in the break room, in the supply", 10)
         add(p + "workstations", (3,), "count", "robots in the orange / gray / green workstations", 3)
         add(p + "last_sequence", (3,), "one-hot", "last sequence taken: none, A, B")
-        add(p + "hand_missions", (3,), "count", "Mission cards in hand per colour", 5)
-        add(p + "hand_ravagers", (1,), "count", "Ravager cards in hand", 5)
-        add(p + "drawn", (3,), "count", "cards drawn (draw two, keep one) per colour", 2)
+        add(p + "hand_missions", (3,), "count", "Mission cards in hand per colour", 5, 20)
+        add(p + "hand_ravagers", (1,), "count", "Ravager cards in hand", 5, N_RAVAGERS)
+        add(p + "drawn", (3,), "count", "cards drawn (draw two, keep one) per colour", 2, 20)
         add(p + "grid", (N_CELLS, F), "one-hot", "tile in each grid cell (row * 3 + col, row 0 = bottom)")
         add(p + "grid_boost_up", (N_CELLS,), "flags", "tile lies boost side up")
         add(p + "grid_debris", (N_CELLS,), "flags", "debris on the tile's lightning space")
         add(p + "slots", (N_SLOTS, 4), "one-hot", "card face down on each slot: Ravager, orange, gray, green "
             "Mission")
         add(p + "advanced_spaces", (3, F), "one-hot", "Advanced tiles beside the tucked cards of each colour")
-        add(p + "ejected", (3,), "count", "ejected Technology, Starting and Advanced tiles", 10)
-        add(p + "tucked", (3,), "count", "ejected Mission cards tucked under the board, per colour", 10)
+        add(p + "ejected", (3,), "count", "ejected Technology, Starting and Advanced tiles", 10, N_TECH)
+        add(p + "tucked", (3,), "count", "ejected Mission cards tucked under the board, per colour", 10, 20)
     add("bot.present", (1,), "flags", "a neutral player (2 players) or Hal (solo) is in the game")
     add("bot.vp", (1,), "quantity", "Hal's victory points", 100)
     add("bot.workstations", (3,), "count", "neutral / Hal robots in the workstations", 3)
@@ -395,6 +394,7 @@ class _Plan:
         self.sc_src = np.asarray(sc_src, dtype=np.intp)
         self.sc_dst = np.asarray(sc_dst, dtype=np.intp)
         self.scale = scale
+        self.sc_tmp = np.empty(len(sc_src), dtype=np.float32)
         for e, mp in enumerate(cat_map):
             bad = [dst for dst in mp.values() if scale[dst] != 1.0]
             assert not bad, "categorical entries must land on one-hot / flag slices"
@@ -593,7 +593,7 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
         for q in range(MAX_SEATS):
             rq = rel(q)
             if rq is not None:
-                scal(cnt + _CNT_SH + 6 * h + q, S["space.ships"] + h * SEAT_CODES + rq)
+                scal(cnt + _CNT_SH + 6 * h + 1 + q, S["space.ships"] + h * SEAT_CODES + rq)
     # -- players ---------------------------------------------------------------------------------------------
     for r in range(REL_SEATS):
         q = abs_seat(r)
@@ -676,7 +676,9 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
     else:
         out.fill(0.0)
     out[P.cat_abs[k]] = 1.0
-    out[P.sc_dst] = ext[P.sc_src]
+    tmp = P.sc_tmp
+    tmp[:] = ext[P.sc_src]
+    out[P.sc_dst] = tmp
     out *= P.scale
     return out
 
@@ -693,7 +695,7 @@ def observation_size(components: Components | None = None) -> int:
 
 
 def observation_high(components: Components | None = None) -> np.ndarray:
-    """Upper bounds per element (1 for one-hot / flags, +inf for scaled counts and quantities)."""
+    """Upper bound of each element (``ObsSlice.high``), as declared in the observation spaces."""
     lay = observation_layout(components)
     high = np.empty(lay[-1].offset + lay[-1].size, dtype=np.float32)
     for sl in lay:
@@ -733,7 +735,9 @@ def layout_markdown(components: Components | None = None) -> str:
         f"One flat float32 vector of **{size}** values per seat, the same for every player count and both rule "
         "sets. Relative seats: `p0` is the observer, `p1` the next player in turn order, and so on; seat-valued "
         "columns use 0-3 for those relative seats and 4 for the neutral player (2 players) or Hal (solo). "
-        "Absent seats are all zeros. A value is the raw quantity divided by `scale`. "
+        "Absent seats are all zeros. A value is the raw quantity divided by `scale`; `high` is the bound "
+        "declared in the observation space (1 for one-hot and flags; for counts of cards and tiles the number "
+        "of such components; for other quantities the int16 bound of the state buffer). "
         "Tile-feature blocks (`TILE_F` = %d values) are: %s." % (
             TILE_F, "; ".join(f"{n} ({', '.join(v)})" for n, v in TILE_FEATURES)),
         "",
@@ -742,13 +746,14 @@ def layout_markdown(components: Components | None = None) -> str:
         "colour. Deck orders, the Advanced deck, removed Ravager cards and the order of Hal's deck are never "
         "encoded.",
         "",
-        "| offset | size | shape | name | kind | scale | meaning |",
-        "|---:|---:|---|---|---|---:|---|",
+        "| offset | size | shape | name | kind | scale | high | meaning |",
+        "|---:|---:|---|---|---|---:|---:|---|",
     ]
     for sl in lay:
         shape = "×".join(str(d) for d in sl.shape)
         sc = "" if sl.scale == 1.0 else f"{sl.scale:g}"
-        lines.append(f"| {sl.offset} | {sl.size} | {shape} | `{sl.name}` | {sl.kind} | {sc} | {sl.meaning} |")
+        lines.append(f"| {sl.offset} | {sl.size} | {shape} | `{sl.name}` | {sl.kind} | {sc} | {sl.high:g} | "
+                     f"{sl.meaning} |")
     lines.append("")
     return "\n".join(lines)
 

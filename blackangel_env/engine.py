@@ -916,8 +916,14 @@ def _memo(s: State) -> dict:
         buf = s.buf
         k = buf[_N_REGISTERS:a].tobytes() + buf[b:].tobytes()
         if s._memo_key != k:
+            memos = s._memos
+            if memos is None or len(memos) >= 8:
+                memos = s._memos = {}
+            memo = memos.get(k)
+            if memo is None:
+                memo = memos[k] = {}
             s._memo_key = k
-            s._memo = {}
+            s._memo = memo
         s._memo_ok = True
     return s._memo
 
@@ -1074,15 +1080,34 @@ def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
     verdict: dict[int, bool] = {}
     for a in candidates:
         # A Mission card's slot does not change what A2 can do right after it is played: test each card once.
-        key = (a - A.PLAY_MISSION) // 6 if A.PLAY_MISSION <= a < A.PLAY_RAVAGER else -1 - a
-        ok = verdict.get(key)
-        if ok is None:
-            t = s.copy()
-            _dispatch(t, a)
-            ok = verdict[key] = _a2_still_possible(t, p)
+        if A.PLAY_MISSION <= a < A.PLAY_RAVAGER + 6:
+            # Playing a card only takes it from the hand, and die uses depend on the hand through its counts
+            # per colour: test each colour (and the Ravager card) once, on the position without that card.
+            key = (a - A.PLAY_MISSION) // 120 if a < A.PLAY_RAVAGER else 3
+            ok = verdict.get(key)
+            if ok is None:
+                ok = verdict[key] = _a2_possible_without_card(s, p, key)
+        else:
+            key = -1 - a
+            ok = verdict.get(key)
+            if ok is None:
+                t = s.copy()
+                _dispatch(t, a)
+                ok = verdict[key] = _a2_still_possible(t, p)
         if ok:
             out.append(a)
     return out
+
+
+def _a2_possible_without_card(s: State, p: int, colour: int) -> bool:
+    """a2_possible once a Mission card of ``colour`` (3 = a Ravager card) has left p's hand."""
+    arr, idx = (s.hand_rav, p) if colour == 3 else (s.hand_mc, (p, colour))
+    arr[idx] -= 1
+    try:
+        return a2_possible(s, p)
+    finally:
+        arr[idx] += 1
+        s._memo_ok = False
 
 
 _TILE_SUBPHASES = (PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT, PH_SHIP_MOVE,

@@ -33,7 +33,7 @@ from .constants import (
     RAV_DAMAGE_NEXT,
 )
 from .state import (
-    BOT, DIE_SUPPLY, M_ADVANCED, M_END_TRIGGERED, M_GAME_OVER, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+    BOT, DIE_IN_USE, DIE_SUPPLY, M_ADVANCED, M_END_TRIGGERED, M_GAME_OVER, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
     MC_DISCARD, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
 
@@ -131,7 +131,9 @@ def hal_turn(s: State) -> None:
             value = int(s.die_value[d])
             _take_die(s, d)
             s.die_value[d] = 0
+            s.die_owner[d] = DIE_IN_USE       # on the action until his turn is done: no Damage cube lands on it
             _hal_action(s, card, action, value, colour)
+            s.die_owner[d] = DIE_SUPPLY
             return
     # Neither colour: return an unreserved die of the third colour (same choice rule), Hal gains 3 VP.
     third = 3 - halves[0][0] - halves[1][0]
@@ -146,6 +148,10 @@ def _hal_sequence_b(s: State) -> None:
     """Hal has no dice: roll for him (never reserving; a damaged die costs him 1 VP, rules-notes D17) and
     advance the Black Angel as in Sequence B."""
     eng = _engine()
+    if eng.is_final_turn(s):
+        # END OF THE GAME, IMPORTANT: a final-turn Sequence B may be passed; passing never costs Hal VP.
+        eng._log(s, "Hal has no dice in his final turn: he passes")
+        return
     eng._log(s, "Hal has no dice: he rolls and the Black Angel advances")
     for c in range(3):
         for _ in range(int(s.robots_ws[BOT, c])):
@@ -195,13 +201,16 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
     rem = ev
     taken_tech = taken_adv = 0
     if advanced_first:
-        while rem >= comp.advanced_cost and s.adv_slots[0] >= 0:
-            t = int(s.adv_slots[0])
-            # Hal takes the slot nearest the display; the other three shift and the far slot is refilled.
+        while rem >= comp.advanced_cost and max(s.adv_slots.tolist()) >= 0:
+            # Hal takes the tile nearest the display; the others shift toward it and the far slots are refilled
+            # (a slot is empty only once the deck has run out).
+            rest = [int(x) for x in s.adv_slots if x >= 0]
+            t = rest.pop(0)
             nslots = len(s.adv_slots)
-            s.adv_slots[:nslots - 1] = s.adv_slots[1:nslots].copy()
-            s.adv_slots[nslots - 1] = -1
-            eng._refill_adv_slot(s, nslots - 1)
+            s.adv_slots[:] = -1
+            s.adv_slots[:len(rest)] = rest
+            for k in range(len(rest), nslots):
+                eng._refill_adv_slot(s, k)
             s.tile_where[t] = TL_DISCARD
             rem -= comp.advanced_cost
             taken_adv += 1

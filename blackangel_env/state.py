@@ -151,6 +151,7 @@ class State:
         self._memo_key = None
         self._memo = None
         self._memo_ok = False
+        self._memos = None
         self._bind()
 
     @property
@@ -205,6 +206,7 @@ class State:
         new._memo_key = None
         new._memo = None
         new._memo_ok = False
+        new._memos = None
         new._bind()
         return new
 

@@ -514,3 +514,57 @@ def put_adv_space(s: State, p: int, k: int, t: int) -> None:
     _detach_tile(s, t)
     s.adv_space[p, k] = t
     s.tile_where[t] = TL_ADV_SPACE + p
+
+
+# --- solitaire (Hal) -------------------------------------------------------------------------------------------
+
+def hal_card_on_top(s: State, card: int) -> None:
+    """Make Hal's card ``card`` (0..11 = H01..H12) the next one he reveals (the top of his deck); the deck
+    keeps its other cards in their order."""
+    from blackangel_env.state import M_HAL_DECK_N
+    n = int(s.m[M_HAL_DECK_N])
+    deck = [int(x) for x in s.hal_deck[:n] if x != card]
+    if len(deck) == n:                 # the card was not in the deck (already revealed): put it back
+        n += 1
+    s.hal_deck[:] = -1
+    s.hal_deck[:n] = deck + [card]
+    s.m[M_HAL_DECK_N] = n
+
+
+def solo_bare(seed: int = 0, advanced: bool = False, difficulty: str = "standard") -> State:
+    """A solo game against Hal (seat BOT) with no die in any compartment, no Ravager on the board, no Damage
+    cube, no ship in Space and no Ravager icon; player 0 to act at the Sequence choice."""
+    s = engine.new_game(num_players=1, seed=seed, advanced=advanced, hal_difficulty=difficulty, log=True)
+    while s.phase != PH_TURN:
+        engine.apply(s, A.DONE)
+    clear_dice(s)
+    clear_ravagers(s)
+    clear_ships(s)
+    no_icons(s)
+    return s
+
+
+def ravager_in_play(s: State, r: int, keep=()) -> int:
+    """Make sure Ravager r is not among the cards set aside at setup (solo / 2-3 players): if it is in the box,
+    a card from the deck or discard (not r and not in ``keep``) takes its place there.  Returns r, now in the
+    discard (or wherever it was if it was already in play)."""
+    from blackangel_env.state import RV_BOX
+    if s.rav_where[r] != RV_BOX:
+        return r
+    for w in (RV_DECK, RV_DISCARD):
+        for q in range(30):
+            if q != r and q not in keep and s.rav_where[q] == w:
+                _detach_ravager(s, q)
+                s.rav_where[q] = RV_BOX
+                s.rav_where[r] = RV_DISCARD
+                return r
+    raise AssertionError("no Ravager card in the deck or discard to swap into the box")
+
+
+def ravager_id(s: State, action: int, effect: int) -> int:
+    """The Ravager card (0..29 = printed 61..90) targeting ``action`` (0..5) with ``effect`` (RAV_*), wherever
+    it is (rules-notes A11, C4: one card per action and effect)."""
+    for r in range(30):
+        if s.comp.ravager_action[r] == action and s.comp.ravager_effect[r] == effect:
+            return r
+    raise AssertionError(f"no Ravager card for action {action + 1} with effect {effect}")

@@ -13,7 +13,7 @@ from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.constants import ADV_TILE0, ORANGE
 from blackangel_env.state import (
-    M_ADV_DECK_N, M_VALUE, PH_ADVANCED_SPACE, PH_DISCOVER, PH_INJECT, TL_ADV_SLOT, TL_ADV_SPACE, TL_DISPLAY,
+    M_ADV_DECK_N, M_VALUE, PH_ADVANCED_SPACE, PH_DISCOVER, PH_INJECT, TL_ADV_SLOT, TL_ADV_SPACE,
     TL_EJECTED, TL_GRID,
 )
 

@@ -6,11 +6,9 @@ EN = shared/rules/rulebook-en.txt; rules-notes = shared/design/rules-notes.md.
 
 from __future__ import annotations
 
-import pytest
-
 import helpers as H
 from blackangel_env.constants import (
-    GRAY, GREEN, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT,
+    GREEN, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT,
 )
 from blackangel_env.state import (
     MC_DISCARD, MC_HAND, PH_DISCOVER, PH_RAVAGER_DISCARD, PH_SHIP_SELECT, RV_HAND,

@@ -11,7 +11,7 @@ import pytest
 import helpers as H
 from blackangel_env import engine
 from blackangel_env.constants import (
-    ADV_TILE0, GRAY, GREEN, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, TE_RESOURCE, TE_VP,
+    ADV_TILE0, GRAY, GREEN, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
 )
 from blackangel_env.state import (
     PH_A1_TILES, PH_DEBRIS, PH_REPAIR, PH_TILE_OPTION, PH_TURN,
