@@ -7,9 +7,13 @@ object with ``--json``:
 * ``engine_decisions_per_s``: decisions per second over all player counts measured (mask + apply);
 * ``engine_decisions_per_s_by_players``: the same per player count ("1" = solo against Hal);
 * ``engine_games_per_s``: complete games per second (set-up included), by player count;
-* ``state_copy_us``: microseconds to copy a mid-game state.
+* ``state_copy_us``: microseconds to copy a mid-game state;
+* ``solo_games_per_s`` and ``hal_mean_vp_vs_random`` / ``random_mean_vp_vs_hal``: the solo game against Hal at
+  standard difficulty with a uniformly random player (reported, not asserted);
+* with ``--env``: ``aec_steps_per_s`` (random play through the wrapped PettingZoo env, observation and mask
+  built at every step) and ``observation_size`` (from ``benchmarks/bench_env.py``).
 
-Usage: ``python benchmarks/bench.py [--seconds 3] [--players 1,2,3,4] [--advanced] [--json]``.
+Usage: ``python benchmarks/bench.py [--seconds 3] [--players 1,2,3,4] [--advanced] [--env] [--json]``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from blackangel_env.components import default_components  # noqa: E402
 def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     decisions = games = 0
+    final_vp: list[tuple[int, int]] = []
     play_time = 0.0
     t_end = time.perf_counter() + seconds
     g = 0
@@ -46,9 +51,12 @@ def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0)
             decisions += 1
         play_time += time.perf_counter() - t0
         games += 1
+        final_vp.append((int(s.vp[0]), int(s.vp[4])))
     wall = time.perf_counter() - t_all
     return {"decisions": decisions, "games": games, "decisions_per_s": decisions / play_time,
-            "games_per_s": games / wall, "decisions_per_game": decisions / games}
+            "games_per_s": games / wall, "decisions_per_game": decisions / games,
+            "mean_vp_seat0": float(np.mean([a for a, _ in final_vp])),
+            "mean_vp_hal": float(np.mean([b for _, b in final_vp]))}
 
 
 def copy_cost(n: int = 20000) -> float:
@@ -70,6 +78,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds of play per player count")
     ap.add_argument("--players", default="1,2,3,4", help="comma-separated player counts (1 = solo vs Hal)")
     ap.add_argument("--advanced", action="store_true", help="advanced rules")
+    ap.add_argument("--env", action="store_true", help="also measure the PettingZoo AEC environment")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
@@ -88,6 +97,17 @@ def main(argv: list[str] | None = None) -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
     }
+    if 1 in by:
+        out["solo_games_per_s"] = round(by[1]["games_per_s"], 1)
+        out["hal_mean_vp_vs_random"] = round(by[1]["mean_vp_hal"], 1)
+        out["random_mean_vp_vs_hal"] = round(by[1]["mean_vp_seat0"], 1)
+        out["solo_games"] = by[1]["games"]
+    if args.env:
+        from benchmarks.bench_env import aec_steps_per_s
+        env_out = aec_steps_per_s(seconds=args.seconds, players=counts, advanced=args.advanced, seed=0)
+        out["aec_steps_per_s"] = round(env_out["aec_steps_per_s"])
+        out["observation_size"] = env_out["observation_size"]
+        out["observation_us"] = round(env_out.get("observation_us") or 0, 1)
     if args.json:
         print(json.dumps(out))
     else:
@@ -97,6 +117,12 @@ def main(argv: list[str] | None = None) -> dict:
         for n, r in by.items():
             print(f"{n:>8} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} {r['decisions_per_game']:>15.1f}")
         print(f"all: {out['engine_decisions_per_s']:,} decisions/s; state copy {out['state_copy_us']} us")
+        if 1 in by:
+            print(f"solo vs Hal (standard), random player: {out['solo_games']} games, Hal {out['hal_mean_vp_vs_random']} "
+                  f"VP vs player {out['random_mean_vp_vs_hal']} VP on average")
+        if args.env:
+            print(f"PettingZoo AEC env: {out['aec_steps_per_s']:,} steps/s with observation and mask; observation "
+                  f"size {out['observation_size']}, {out['observation_us']} us each")
     return out
 
 

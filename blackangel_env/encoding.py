@@ -45,8 +45,9 @@ from .constants import (
     N_TECH, N_TILES, RAVAGER_EFFECTS, TERRAINS, TILE_EFFECTS,
 )
 from .state import (
-    BOT, DIE_ABSENT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MAX_STRIPS, MC_DISCARD, MC_DRAWN, MC_HAND, MC_SPACE,
-    MC_TUCKED, N_DICE, N_HEXES, PHASE_NAMES, RAVAGER_SLOT, RV_BOX, RV_DISCARD, TL_DISCARD, TL_EJECTED, State,
+    BOT, DIE_ABSENT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MAX_STRIPS, MC_DISCARD, MC_DRAWN, MC_HAND,
+    MC_TUCKED, N_DICE, N_HEXES, PHASE_NAMES, RAVAGER_SLOT, RV_BOARD, RV_BOX, RV_DISCARD, TL_DISCARD, TL_EJECTED,
+    TL_TAKEN, State,
     buffer_size, layout as buffer_layout,
     M_ACTION, M_ACTOR, M_ADV_DECK_N, M_ADVANCED, M_A1_COLOUR, M_A1_SLOT, M_B_FREE_COLOUR, M_B_PAID, M_BOOSTS_USED,
     M_DIE, M_DIE_BOUGHT, M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_DONE, M_EJECTED_ADV,
@@ -245,13 +246,17 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
 # Plans: index arrays per (components, player count, observer)
 # =============================================================================================================
 
-# Counted locations (one bincount): key = location code + 48 * colour (Mission cards) / kind (tiles), ...
-_CNT_MC, _CNT_TL, _CNT_RV, _CNT_SH = 0, 144, 288, 336
+# Counted locations (one bincount): key = location code + 48 * colour (Mission cards) or kind (tiles), Ravager
+# location code, 6 * hex + 1 + seat (ships).  Location codes stay below 48:
+_LOC_SPAN = 48
+assert MC_DRAWN + MAX_SEATS <= _LOC_SPAN and TL_TAKEN + MAX_SEATS <= _LOC_SPAN and RV_BOARD + 6 <= _LOC_SPAN
+_CNT_MC, _CNT_TL, _CNT_RV = 0, 3 * _LOC_SPAN, 6 * _LOC_SPAN
+_CNT_SH = 7 * _LOC_SPAN
 _CNT_SIZE = _CNT_SH + 6 * N_HEXES
 
 
 class _Ext:
-    """Offsets of the int32 scratch vector: the state buffer, then derived values, then constants."""
+    """Offsets of the integer scratch vector: the state buffer, then derived values, then constants 0, 1, -1."""
 
     def __init__(self, display_len: int):
         self.B = buffer_size(display_len)
@@ -314,10 +319,10 @@ class _Derived:
         cnt = d["counts"]
         for c in range(N_MISSIONS):
             csrc.append(f["mc_where"] + c)
-            coff.append(cnt + _CNT_MC + 48 * (c // 20))
+            coff.append(cnt + _CNT_MC + _LOC_SPAN * (c // 20))
         for t in range(N_TILES):
             csrc.append(f["tile_where"] + t)
-            coff.append(cnt + _CNT_TL + 48 * (0 if t < N_TECH else 1 if t < ADV_TILE0 else 2))
+            coff.append(cnt + _CNT_TL + _LOC_SPAN * (0 if t < N_TECH else 1 if t < ADV_TILE0 else 2))
         for r in range(N_RAVAGERS):
             csrc.append(f["rav_where"] + r)
             coff.append(cnt + _CNT_RV)
@@ -398,7 +403,7 @@ class _Plan:
         for e, mp in enumerate(cat_map):
             bad = [dst for dst in mp.values() if scale[dst] != 1.0]
             assert not bad, "categorical entries must land on one-hot / flag slices"
-        self.derived = _derived(comp, X, display_len)
+        self.derived = _derived(X, display_len)
 
 
 def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ext):
@@ -575,12 +580,12 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
         cat(X.buf("mc_hex", c), {h: S["space.mission_strip"] + c * MAX_STRIPS + h // 5 for h in range(N_HEXES)})
     cnt = X.d["counts"]
     for col in range(3):
-        scal(cnt + _CNT_MC + 48 * col + MC_DISCARD, S["game.mission_discard"] + col)
+        scal(cnt + _CNT_MC + _LOC_SPAN * col + MC_DISCARD, S["game.mission_discard"] + col)
         for r in range(REL_SEATS):
             q = abs_seat(r)
             if q is not None:
-                scal(cnt + _CNT_MC + 48 * col + MC_TUCKED + q, S[f"p{r}.tucked"] + col)
-                scal(cnt + _CNT_MC + 48 * col + MC_DRAWN + q, S[f"p{r}.drawn"] + col)
+                scal(cnt + _CNT_MC + _LOC_SPAN * col + MC_TUCKED + q, S[f"p{r}.tucked"] + col)
+                scal(cnt + _CNT_MC + _LOC_SPAN * col + MC_DRAWN + q, S[f"p{r}.drawn"] + col)
     scal(cnt + _CNT_RV + RV_DISCARD, S["game.ravager_discard"])
     scal(cnt + _CNT_RV + RV_BOX, S["game.ravager_removed"])
     scal(cnt + _CNT_TL + TL_DISCARD, S["game.tech_discard"])
@@ -588,7 +593,7 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
         q = abs_seat(r)
         if q is not None:
             for kind in range(3):
-                scal(cnt + _CNT_TL + 48 * kind + TL_EJECTED + q, S[f"p{r}.ejected"] + kind)
+                scal(cnt + _CNT_TL + _LOC_SPAN * kind + TL_EJECTED + q, S[f"p{r}.ejected"] + kind)
     for h in range(N_HEXES):
         for q in range(MAX_SEATS):
             rq = rel(q)
@@ -635,7 +640,7 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
 _DERIVED: dict[int, _Derived] = {}
 
 
-def _derived(comp: Components, X: _Ext, display_len: int) -> _Derived:
+def _derived(X: _Ext, display_len: int) -> _Derived:
     d = _DERIVED.get(display_len)
     if d is None:
         d = _DERIVED[display_len] = _Derived(X, display_len)

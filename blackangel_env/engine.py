@@ -19,8 +19,6 @@ plain functions that read and write the numpy views; nothing here allocates per 
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from . import actions as A
@@ -715,6 +713,16 @@ class _Position:
     """Read-only lists of the position, built on first use and reused while the position is unchanged (see
     ``_memo``): the die-use checks run many times per decision and numpy scalar reads are slow."""
 
+    def __getattr__(self, name: str):
+        # Lazy fields: computed by the _f_<name> method on first use, then stored as plain attributes.
+        try:
+            f = getattr(type(self), "_f_" + name)
+        except AttributeError:
+            raise AttributeError(name) from None
+        v = f(self)
+        self.__dict__[name] = v
+        return v
+
     def __init__(self, s: State):
         self.s = s
         n_strips = int(s.m[M_N_STRIPS])
@@ -723,42 +731,34 @@ class _Position:
         self.ba = black_angel_hex(n_strips)
         self._ships: dict[int, list[int]] = {}
 
-    @cached_property
-    def ter(self) -> list[int]:
+    def _f_ter(self) -> list[int]:
         return self.s.hex_terrain[:self.nh].tolist()
 
-    @cached_property
-    def passable(self) -> list[bool]:
+    def _f_passable(self) -> list[bool]:
         out = [t != T_ASTEROID for t in self.ter]
         out[self.ba] = True                       # the Black Angel's shields (Command step 1)
         return out
 
-    @cached_property
-    def hs(self) -> list[list[int]]:
+    def _f_hs(self) -> list[list[int]]:
         return self.s.hex_ship[:self.nh].tolist()
 
-    @cached_property
-    def card(self) -> list[int]:
+    def _f_card(self) -> list[int]:
         return self.s.hex_card[:self.nh].tolist()
 
-    @cached_property
-    def dmg(self) -> list[int]:
+    def _f_dmg(self) -> list[int]:
         return self.s.dmg.tolist()
 
-    @cached_property
-    def top(self) -> list[int]:
+    def _f_top(self) -> list[int]:
         s = self.s
         rc = s.rav_count.tolist()
         loc = s.rav_loc.tolist()
         eff = s.comp.ravager_effect
         return [eff[loc[a][rc[a] - 1]] if rc[a] else -1 for a in range(6)]
 
-    @cached_property
-    def any_damage(self) -> bool:
+    def _f_any_damage(self) -> bool:
         return any(self.dmg) or any(self.s.die_damaged.tolist())   # only supply dice carry cubes
 
-    @cached_property
-    def disc_min(self) -> int:
+    def _f_disc_min(self) -> int:
         s = self.s
         comp = s.comp
         costs = [c for t, c in zip(s.display.tolist(), comp.display_costs) if t >= 0]
@@ -766,8 +766,7 @@ class _Position:
             costs.append(comp.advanced_cost)
         return min(costs) if costs else 99
 
-    @cached_property
-    def destroy_min(self) -> int:
+    def _f_destroy_min(self) -> int:
         occupied = [k for k in self.s.rav_count.tolist() if k >= 1]
         return min(occupied) if occupied else 99
 
@@ -793,8 +792,9 @@ def _position(s: State) -> _Position:
     return pos
 
 
-def _command_ok(s: State, p: int, colour: int, ev: int, eff: int) -> bool:
-    pos = _position(s)
+def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, pos: _Position | None = None) -> bool:
+    if pos is None:
+        pos = _position(s)
     robots = int(s.robots_break[p])
     if eff == RAV_ROBOT and robots > 0:
         robots -= 1
@@ -823,12 +823,13 @@ def _command_ok(s: State, p: int, colour: int, ev: int, eff: int) -> bool:
     return ships >= 1 and robots >= 2 and pos.placeable(pos.ba, colour) and pos.free_for(pos.ba, p)
 
 
-def _board_action_ok(s: State, p: int, a: int, value: int) -> bool:
-    pos = _position(s)
+def _board_action_ok(s: State, p: int, a: int, value: int, pos: _Position | None = None) -> bool:
+    if pos is None:
+        pos = _position(s)
     ev = value - 1 if (value > 0 and pos.dmg[a] >= s.comp.max_action_damage) else value
     kind = s.comp.action_kind[a]
     if kind == ACT_COMMAND:
-        return _command_ok(s, p, s.comp.action_colour[a], ev, pos.top[a])
+        return _command_ok(s, p, s.comp.action_colour[a], ev, pos.top[a], pos)
     if ev < 1:
         return False
     if kind == ACT_DISCOVER:
@@ -888,13 +889,29 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
     if out is not None:
         return out
     comp = s.comp
+    pos = memo.get("pos")
+    if pos is None:
+        pos = memo["pos"] = _Position(s)
     out = []
+    max_dmg = comp.max_action_damage
     for a in _actions_of_colour(comp)[colour]:
-        if _board_action_ok(s, p, a, value):
+        ev = value - 1 if (value > 0 and pos.dmg[a] >= max_dmg) else value
+        kind = comp.action_kind[a]
+        if kind == ACT_COMMAND:
+            ok = _command_ok(s, p, colour, ev, pos.top[a], pos)
+        elif ev < 1:
+            ok = False
+        elif kind == ACT_DISCOVER:
+            ok = ev >= pos.disc_min
+        elif kind == ACT_REPAIR:
+            ok = pos.any_damage or _repair_target_exists(s, a)
+        else:
+            ok = ev >= pos.destroy_min
+        if ok:
             out.append(A.BOARD_ACTION + a)
-    if value >= 1 and max(_position(s).card) >= 0:
-        for card in _space_cards(s):
-            if (comp.mission_colour[card] == colour and comp.mission_kind[card] == MISSION_ACTIVATION
+    if value >= 1 and max(pos.card) >= 0:
+        for card in pos.card:
+            if (card >= 0 and comp.mission_colour[card] == colour and comp.mission_kind[card] == MISSION_ACTIVATION
                     and _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card], res_delta)):
                 out.append(A.MISSION_ACTION + card)
     memo[key] = out

@@ -12,7 +12,8 @@ Spaces.  Observation: the learner's flat ``Box(0, high, (5692,), float32)`` view
 Action: ``Discrete(882)`` (``docs/actions.md``).  ``action_masks()`` returns the boolean legal-action mask of the
 learner (all True once the episode is over, so that it is never all False); it lives on the environment itself so
 that sb3-contrib's MaskablePPO works through ``SubprocVecEnv`` (``env_method("action_masks")``).  ``info`` also
-carries ``"action_mask"`` (the same mask as int8).
+carries ``"action_mask"`` (the same mask as int8, all zeros once the game is over), and at the end ``"scores"``,
+``"winners"`` (and ``"hal_score"`` in the solo game).
 
 Rewards: the schemes of the AEC environment (``reward="win" | "margin" | "vp"``, ``reward_scale``), from the
 learner's point of view; a step's reward sums everything that happened to the learner from its action up to its
@@ -45,7 +46,7 @@ from . import engine
 from .components import default_components, load_components
 from .config import GameConfig
 from .encoding import encode_observation, observation_high
-from .pettingzoo_env import REWARD_SCHEMES, _check_reward, render_text, terminal_rewards
+from .pettingzoo_env import _check_reward, render_text, terminal_rewards
 from .state import BOT, M_SOLO, State
 
 __all__ = ["BlackAngelSingleAgentEnv", "OpponentPolicy", "RandomPolicy", "register_envs"]

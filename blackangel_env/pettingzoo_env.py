@@ -187,6 +187,14 @@ class raw_env(AECEnv, EzPickle):
 
     # -- AEC API ----------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (``seed`` as in the module docstring).  ``options={"state": s}`` starts instead from
+        a copy of the engine state ``s`` (same player count and rules; e.g. a saved or constructed position)."""
+        start = (options or {}).get("state")
+        if start is not None:
+            if not isinstance(start, State):
+                raise TypeError(f"options['state'] must be a blackangel_env State, got {type(start).__name__}")
+            if start.config.num_players != self.config.num_players or start.config.advanced != self.config.advanced:
+                raise ValueError("options['state'] has another player count or rule set than this environment")
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
             game_seed = int(seed)
@@ -195,7 +203,11 @@ class raw_env(AECEnv, EzPickle):
                 self._np_random, self._np_random_seed = seeding.np_random(None)
             game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self._game_seed = game_seed
-        self._state = engine.new_game(self.config, seed=game_seed, components=self._comp)
+        if start is not None:
+            self._game_seed = None
+            self._state = start.copy()
+        else:
+            self._state = engine.new_game(self.config, seed=game_seed, components=self._comp)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -206,9 +218,11 @@ class raw_env(AECEnv, EzPickle):
         self._version += 1
         self._obs_cache.clear()
         self._vp = [int(v) for v in self._state.vp[:len(self.possible_agents)]]
-        self.agent_selection = self.possible_agents[self._state.actor]
-        if self._state.terminal:                                      # pragma: no cover - cannot happen
+        if self._state.terminal:                                      # a finished game given as options
+            self.agent_selection = self.possible_agents[0]
             self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self._state.actor]
 
     def step(self, action) -> None:
         agent = self.agent_selection

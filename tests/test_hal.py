@@ -27,7 +27,7 @@ from blackangel_env.invariants import check_invariants
 from blackangel_env.state import (
     BOT, DIE_ABSENT, DIE_SUPPLY, M_ADV_DECK_N, M_END_TRIGGERED, M_GAME_OVER, M_HAL_CARD, M_HAL_DECK_N,
     M_N_STRIPS, M_RAV_DECK_N, M_ROUND, M_SPES_REACHED, M_SPES_TOKEN_POS, M_TRIGGER_ROUND, M_TURN_PLAYER, MC_DISCARD,
-    MC_SPACE, PH_TURN, RV_BOARD, RV_BOX, RV_DECK, RV_DISCARD, RV_HAND, SRC_HAL, SRC_TRADE, TL_DISCARD,
+    MC_SPACE, PH_TURN, RV_BOARD, RV_BOX, RV_DISCARD, RV_HAND, SRC_HAL, SRC_TRADE, TL_DISCARD,
     TL_DISPLAY,
 )
 
@@ -265,7 +265,7 @@ def test_third_colour_die_returned_for_3_vp():
 
 def test_third_colour_fallback_uses_the_die_selection_rule():
     """rules-notes D16: the third colour's 'unreserved die' is chosen by the normal rule (highest value, his
-    own on ties); a higher unreserved die of the player's is taken, and the player takes 1 resource."""
+    own on ties); a higher unreserved die of the player's is taken, and the player takes 1 resource (R-H2)."""
     s = _solo()
     card = _card(s, top=DISCOVER)
     third = 3 - ORANGE - s.comp.hal_bottom_colour[card]
@@ -282,7 +282,7 @@ def _tech_only_discover(s):
 
 def test_die_selection_highest_value():
     """DIE SELECTION: 'Among the dice of the indicated color, Hal always takes the die of the greatest
-    value.'  (A tech-only Discover with 3 cost-1 tiles takes as many tiles as the die's value.)"""
+    value.'  (A tech-only Discover with 3 cost-1 tiles takes as many tiles as the die's value.)  R-H1."""
     s = _solo()
     H.give_die(s, BOT, ORANGE, 1)
     high = H.give_die(s, BOT, ORANGE, 3)
@@ -293,7 +293,7 @@ def test_die_selection_highest_value():
 
 
 def test_die_selection_own_die_on_ties():
-    """DIE SELECTION: 'If several dice have the same value, he will use his own die.'"""
+    """DIE SELECTION: 'If several dice have the same value, he will use his own die.' (R-H1)"""
     s = _solo()
     theirs = H.give_die(s, 0, ORANGE, 2)
     mine = H.give_die(s, BOT, ORANGE, 2)
@@ -549,7 +549,7 @@ def test_ravager_damage_die_is_resolved():
 def test_ravager_damage_never_lands_on_the_die_hal_is_using():
     """Rulebook A2 / Ravager cards 067-072: the cube goes on a die in the supply; the die Hal is using sits on
     the action until his turn is done (CLARIFICATIONS), so when no other undamaged die of that colour is in
-    the supply the effect is ignored (rules-notes A11)."""
+    the supply the effect is ignored (rules-notes A11; engine bug fixed: the cube landed on Hal's die)."""
     s = _solo()
     r = H.ravager_in_play(s, H.ravager_id(s, DISCOVER, RAV_DAMAGE_DIE))
     colour = s.comp.ravager_die_colour[r]
@@ -656,7 +656,7 @@ def test_discover_advanced_first_value_3_without_cost_1_tile():
 def test_discover_advanced_first_with_no_advanced_tile_takes_technology_tiles():
     """ACTION: DISCOVER, 'Take 1 Advanced Technology tile if the value of his die allows it' + RESOLVING
     HAL'S ACTIONS ('in the way that best suits his goal of gaining VP'), rules-notes D18: with no Advanced
-    tile left, his activations take Technology tiles from the ejection end."""
+    tile left, his activations take Technology tiles from the ejection end (R-H3)."""
     s = _solo()
     H.set_adv_slots(s, [-1, -1, -1, -1])
     ts = _display_cost1(s, 3)
@@ -668,7 +668,8 @@ def test_discover_advanced_first_with_no_advanced_tile_takes_technology_tiles():
 def test_discover_advanced_slot_nearest_display_empty_takes_the_nearest_tile():
     """ACTION: DISCOVER: 'Hal takes the last tile in this display (the one closest to the Technology tile
     display)': when the Advanced deck has run out and a player left the nearest slot empty, Hal takes the
-    nearest tile there is, and the remaining tiles shift toward the display."""
+    nearest tile there is, and the remaining tiles shift toward the display (R-H3; engine bug fixed: he took
+    none when the nearest slot was empty)."""
     s = _solo()
     H.set_adv_slots(s, [-1, 61, 62, 63])
     for t in range(60, 76):                        # empty the Advanced deck
@@ -742,7 +743,7 @@ def test_repair_in_the_cards_rotation(rotation, after):
     """ACTION: REPAIR: 'For each activation, Hal removes 1 Damage cube. Hal's card indicates the order in
     which he does this: clockwise (from location 1 to location 6), counterclockwise (from location 6 to
     location 1)'; each cube becomes a debris, worth its weighting (rules-notes D19: a location's cubes are
-    removed before moving on)."""
+    removed before moving on; R-H4)."""
     s = _solo()
     s.dmg[:] = [1, 1, 0, 1, 1, 1]
     H.give_die(s, BOT, GRAY, 3)
@@ -799,14 +800,9 @@ def test_repair_unable_gives_3_vp(case):
 
 def _ravagers(s, counts: dict) -> dict:
     """counts {action: k}: k Ravager cards (damage-free effects) at that location; returns {action: ids}."""
-    out = {}
-    used = []
-    for a, k in counts.items():
-        ids = []
-        for eff in (RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT)[:k]:
-            r = H.ravager_id(s, a, eff)
-            used.append(r)
-        out[a] = [H.ravager_id(s, a, eff) for eff in (RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT)[:k]]
+    out = {a: [H.ravager_id(s, a, eff) for eff in (RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT)[:k]]
+           for a, k in counts.items()}
+    used = [r for ids in out.values() for r in ids]
     for a, ids in out.items():
         for r in ids:
             H.ravager_in_play(s, r, keep=used)
@@ -834,7 +830,7 @@ def test_destroy_skips_a_location_to_destroy_more():
 def test_destroy_ties_follow_the_rotation(rotation, cleared):
     """ACTION: DESTROY: 'Hal's card indicates the order in which he does this: clockwise (from location 1 to
     location 6) / counterclockwise (from location 6 to location 1)' (rules-notes D19: among equally good
-    choices, the first locations in the rotation)."""
+    choices, the first locations in the rotation; R-H5)."""
     s = _solo()
     _ravagers(s, {0: 2, 3: 2})
     H.give_die(s, BOT, GREEN, 2)
@@ -1028,10 +1024,24 @@ def test_command_reward_converted_by_the_weighting(reward):
 def test_command_no_free_hex_is_unable():
     """ACTION: COMMAND, 'unable' (RESOLVING HAL'S ACTIONS and the other actions' '... Hal is unable to perform
     the action ... Hal just gains 3 VP'): with no free hex of the card's colour anywhere, the drawn card is
-    discarded and Hal gains 3 VP (decision)."""
+    discarded and Hal gains 3 VP (R-H6)."""
     s, hc, card = _command_position(GREEN, MISSION_NEUTRALIZATION)
     assert _hal(s, SEQ_A, hc) == 3
     assert int(s.mc_where[card]) == MC_DISCARD
+
+
+def test_command_no_mission_card_to_draw_is_unable():
+    """ACTION: COMMAND, 'First, draw a card that is the same color as the die Hal selected': with no card of
+    that colour in its deck or discard, Hal is unable and gains 3 VP (R-H6)."""
+    s = _solo()
+    _flat_space(s)
+    H.set_hex(s, 2, GREEN)
+    for c in range(40, 60):
+        if s.mc_where[c] in (0, MC_DISCARD):
+            H.mission_to_tucked(s, 0, c)
+    H.give_die(s, BOT, GREEN, 2)
+    assert _hal(s, SEQ_A, _card(s, top=CMD_GREEN)) == 3
+    assert int(s.hex_card[2]) == -1
 
 
 # =============================================================================================================
