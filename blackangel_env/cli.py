@@ -1,6 +1,6 @@
 """The ``blackangel`` command line.
 
-    blackangel demo [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
+    blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
     blackangel bench [--seconds 3] [--json]
 
 ``demo`` plays a complete seeded game with uniformly random legal moves (the moves come from a generator
@@ -25,7 +25,10 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 
 def _demo(args: argparse.Namespace) -> int:
     try:
-        config = GameConfig(num_players=args.players, advanced=args.advanced, hal_difficulty=args.hal)
+        if args.config:
+            config = GameConfig.from_yaml(args.config)
+        else:
+            config = GameConfig(num_players=args.players, advanced=args.advanced, hal_difficulty=args.hal)
     except ConfigError as e:
         print(f"blackangel demo: {e}", file=sys.stderr)
         return 2
@@ -75,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="blackangel", description="Black Angel, the board game, for RL.")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="play a complete seeded game with random legal moves, printing the board")
+    d.add_argument("--config", help="a game config YAML (configs/games/*.yaml); overrides the options below")
     d.add_argument("--players", type=int, default=3, help="1 (solo against Hal) to 4; default 3")
     d.add_argument("--seed", type=int, default=1, help="game and move seed; default 1")
     d.add_argument("--advanced", action="store_true", help="use the advanced rules")

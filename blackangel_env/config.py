@@ -47,6 +47,22 @@ class GameConfig:
         return asdict(self)
 
     @classmethod
+    def from_yaml(cls, path: str) -> "GameConfig":
+        """Read options from a YAML file (e.g. ``configs/games/solo_standard.yaml``)."""
+        import yaml
+        try:
+            with open(path, encoding="utf-8") as f:
+                d = yaml.safe_load(f)
+        except OSError as e:
+            raise ConfigError(f"cannot read game config {path}: {e}") from None
+        except yaml.YAMLError as e:
+            raise ConfigError(f"game config {path} is not valid YAML: {e}") from None
+        try:
+            return cls.from_dict(d)
+        except ConfigError as e:
+            raise ConfigError(f"game config {path}: {e}") from None
+
+    @classmethod
     def from_dict(cls, d: Any) -> "GameConfig":
         if not isinstance(d, dict):
             raise ConfigError(f"config must be a mapping, got {type(d).__name__}")
