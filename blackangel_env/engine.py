@@ -919,8 +919,9 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
 
 
 def _memo_cut(s: State) -> tuple[int, int]:
-    """The memo key leaves out the registers and where the dice are and what they show: die uses depend on
-    the die's colour and value only, so a die changing hands (bought, taken in A2) keeps the memo."""
+    """The memo key leaves out the registers and which compartment holds which die, showing what: die uses
+    depend on the die's colour and value only, so a die taken in A2 keeps the memo.  Which dice are in the
+    supply stays in the key."""
     views = _views(len(s.comp.display_costs))
     return views["die_value"][1], views["die_damaged"][1]
 
@@ -931,7 +932,8 @@ def _memo(s: State) -> dict:
     if not s._memo_ok:                     # re-checked once per entry point (legal_actions, apply, ...)
         a, b = _memo_cut(s)
         buf = s.buf
-        k = buf[_N_REGISTERS:a].tobytes() + buf[b:].tobytes()
+        # which dice are in the supply still matters (a Ravager's damage-a-die effect needs one there)
+        k = buf[_N_REGISTERS:a].tobytes() + (s.die_owner == DIE_SUPPLY).tobytes() + buf[b:].tobytes()
         if s._memo_key != k:
             memos = s._memos
             if memos is None or len(memos) >= 8:

@@ -10,9 +10,9 @@ computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H
 
 * die choice: the highest value among his dice and the player's unreserved dice of the colour; his own on ties
   (R-H1: among several of his own, the lowest die id);
-* Discover: "advanced first" takes an Advanced tile (the slot nearest the display) whenever 2 activations
-  remain, then display tiles from the ejection end; "technology only" takes display tiles from the ejection end
-  while they fit (rules-notes D18);
+* Discover: "advanced first" takes the Advanced tile present nearest the display whenever 2 activations
+  remain (the others shift toward the display, the far slots are refilled), then display tiles from the
+  ejection end; "technology only" takes display tiles from the ejection end while they fit (rules-notes D18);
 * Repair: one cube per activation from the first damaged action in the card's rotation, dice last, in colour
   order along the rotation (D19);
 * Destroy: the set of whole locations destroying the most cards, ties to the earliest locations in the
