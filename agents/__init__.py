@@ -1,5 +1,49 @@
-"""Agents for blackangel_env: every agent takes (observation, action_mask, state) and returns an action id."""
+"""Agents for blackangel_env: every agent has ``act(observation, action_mask, state=None) -> action id`` (also
+callable directly) and ``reset(seed)``.  ``state`` is a copy of the engine state; the search-based agents
+(greedy, heuristic, mcts) need it, the random agent ignores it.
 
+``make_agent(code, seed)`` builds an agent from a command-line code: ``random``, ``greedy``, ``heuristic``,
+``mcts:<simulations>`` (``mcts`` alone: 100 simulations).  Learned-policy checkpoints (``policy:<path>``) are
+not supported yet: there is no trained-policy format to load.
+"""
+
+from .greedy import GreedyAgent, evaluate
+from .heuristic import HeuristicAgent
+from .mcts import MCTSAgent, determinize
 from .random_agent import RandomAgent
 
-__all__ = ["RandomAgent"]
+__all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "determinize", "evaluate",
+           "make_agent", "parse_agent_code"]
+
+AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>")
+
+
+def parse_agent_code(code: str) -> tuple[str, dict]:
+    """``code`` -> (kind, options); raises ValueError with a readable message for a bad code."""
+    if not isinstance(code, str) or not code.strip():
+        raise ValueError(f"empty agent code; expected one of {', '.join(AGENT_CODES)}")
+    code = code.strip()
+    kind, _, arg = code.partition(":")
+    kind = kind.lower()
+    if kind in ("random", "greedy", "heuristic"):
+        if arg:
+            raise ValueError(f"agent code {code!r}: {kind} takes no argument")
+        return kind, {}
+    if kind == "mcts":
+        if not arg:
+            return kind, {"simulations": 100}
+        try:
+            n = int(arg)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"agent code {code!r}: mcts:<simulations> needs a positive integer")
+        return kind, {"simulations": n}
+    raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(AGENT_CODES)}")
+
+
+def make_agent(code: str, seed: int | None = None):
+    """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed``."""
+    kind, opts = parse_agent_code(code)
+    cls = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "mcts": MCTSAgent}[kind]
+    return cls(seed=seed, **opts)

@@ -2,11 +2,22 @@
 
     blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
     blackangel bench [--seconds 3] [--json]
+    blackangel eval --players CODE[,CODE...] [--hal standard] [--advanced] --games N --seed S [--workers K]
+                    [--json FILE] [--plot FILE]
 
 ``demo`` plays a complete seeded game with uniformly random legal moves (the moves come from a generator
 seeded with the same seed), printing the board as it goes, every move and VP change with its cause, and the
 final scores with their breakdown by source.
+
+``eval`` benchmarks agents named by codes (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``; see
+``agents.make_agent``).  One code plays solo games against Hal (``--hal``); several codes play tables of that
+many players, the seats rotated across games (game g seats code i at seat (i + g) mod n).  Game g uses the game
+seed and agent seeds derived from (S, g) only, so the results do not depend on ``--workers``.  Per agent (codes
+given twice are pooled): games, wins (ties share the victory: each tied winner counts a win; solo: more VP than
+Hal), win_rate with its 95% Wilson interval, mean and standard deviation of the final VP, mean margin against
+Hal (solo), mean game length in rounds and in decisions.  Exit codes: 0 done, 2 bad arguments.
 """
+
 
 from __future__ import annotations
 
@@ -20,7 +31,7 @@ from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
 from .render import render
 from .scoring import score_breakdown
-from .state import BOT, M_ROUND, M_TURN_PLAYER
+from .state import BOT, M_DECISIONS, M_ROUND, M_TURN_PLAYER
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -74,6 +85,146 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> list[float]:
+    """95% Wilson score interval [low, high] of a binomial proportion."""
+    if n == 0:
+        return [0.0, 1.0]
+    ph = wins / n
+    den = 1 + z * z / n
+    centre = (ph + z * z / (2 * n)) / den
+    half = z * ((ph * (1 - ph) / n + z * z / (4 * n * n)) ** 0.5) / den
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def _eval_seeds(seed: int, game: int, n: int) -> tuple[int, list[int]]:
+    ss = np.random.SeedSequence([seed, game])
+    game_seed, *agent_seeds = (int(x) for x in ss.generate_state(n + 1, dtype=np.uint32))
+    return game_seed, agent_seeds
+
+
+def _eval_game(task: tuple) -> dict:
+    """Play game ``g`` of an evaluation (module-level so that worker processes can run it)."""
+    codes, hal, advanced, seed, g = task
+    from agents import make_agent   # agents sit above the engine; imported only when evaluating
+    n = len(codes)
+    seats = [codes[(p - g) % n] for p in range(n)]       # seat p is played by code (p - g) mod n
+    game_seed, agent_seeds = _eval_seeds(seed, g, n)
+    config = GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal)
+    s = engine.new_game(config, seed=game_seed)
+    players = [make_agent(code, seed=agent_seeds[p]) for p, code in enumerate(seats)]
+    from .encoding import encode_observation
+    while not s.terminal:
+        p = s.actor
+        a = players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy())
+        engine.apply(s, a)
+    scores = engine.final_scores(s)
+    won = engine.winners(s)
+    return {"seats": seats, "scores": scores, "winners": won, "hal": int(s.vp[BOT]) if n == 1 else None,
+            "rounds": int(s.m[M_ROUND]), "decisions": int(s.m[M_DECISIONS])}
+
+
+def eval_summary(results: list[dict]) -> dict[str, dict]:
+    """Per agent code: the figures of the module docstring, from the per-game results of ``_eval_game``."""
+    per: dict[str, dict] = {}
+    for r in results:
+        for p, code in enumerate(r["seats"]):
+            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "rounds": [], "decisions": []})
+            d["vp"].append(r["scores"][p])
+            d["wins"] += int(p in r["winners"])
+            if r["hal"] is not None:
+                d["margin"].append(r["scores"][p] - r["hal"])
+            d["rounds"].append(r["rounds"])
+            d["decisions"].append(r["decisions"])
+    out = {}
+    for code, d in per.items():
+        games = len(d["vp"])
+        vp = np.array(d["vp"], dtype=float)
+        row = {"games": games, "wins": d["wins"], "win_rate": d["wins"] / games,
+               "win_rate_ci95": wilson_interval(d["wins"], games), "mean_vp": float(vp.mean()),
+               "std_vp": float(vp.std(ddof=1)) if games > 1 else 0.0}
+        if d["margin"]:
+            row["mean_margin_vs_hal"] = float(np.mean(d["margin"]))
+        row["mean_rounds"] = float(np.mean(d["rounds"]))
+        row["mean_decisions"] = float(np.mean(d["decisions"]))
+        row["vp"] = [int(x) for x in d["vp"]]
+        out[code] = row
+    return out
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from agents import parse_agent_code
+
+    def fail(msg: str) -> int:
+        print(f"blackangel eval: {msg}", file=sys.stderr)
+        return 2
+
+    codes = [c.strip() for c in args.players.split(",")]
+    for c in codes:
+        try:
+            parse_agent_code(c)
+        except ValueError as e:
+            return fail(str(e))
+    if len(codes) > 4:
+        return fail(f"at most 4 players, got {len(codes)} codes")
+    if len(codes) > 1 and args.hal is not None:
+        return fail("--hal applies to solo games only (one code in --players)")
+    if args.games < 1:
+        return fail(f"--games must be at least 1, got {args.games}")
+    if args.workers < 1:
+        return fail(f"--workers must be at least 1, got {args.workers}")
+    hal = args.hal or "standard"
+    tasks = [(codes, hal, args.advanced, args.seed, g) for g in range(args.games)]
+    from tqdm import tqdm
+    bar = dict(total=len(tasks), desc="eval", unit="game", disable=args.quiet, file=sys.stderr)
+    if args.workers == 1:
+        results = [_eval_game(t) for t in tqdm(tasks, **bar)]
+    else:
+        import multiprocessing as mp
+        with mp.get_context("spawn").Pool(args.workers) as pool:
+            results = list(tqdm(pool.imap(_eval_game, tasks), **bar))
+    summary = eval_summary(results)
+    solo = len(codes) == 1
+    what = f"solo vs Hal ({hal})" if solo else f"{len(codes)}-player tables"
+    print(f"{args.games} games, {what}, {'advanced' if args.advanced else 'base'} rules, seed {args.seed}")
+    head = f"{'agent':<14}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<14}{'mean VP':>8}{'std VP':>7}"
+    head += f"{'margin':>8}" if solo else ""
+    print(head + f"{'rounds':>7}{'decisions':>10}")
+    for code, r in summary.items():
+        lo, hi = r["win_rate_ci95"]
+        line = (f"{code:<14}{r['games']:>6}{r['wins']:>6}{r['win_rate']:>9.3f}  [{lo:.3f}, {hi:.3f}]  "
+                f"{r['mean_vp']:>8.2f}{r['std_vp']:>7.2f}")
+        line += f"{r['mean_margin_vs_hal']:>8.2f}" if solo else ""
+        print(line + f"{r['mean_rounds']:>7.1f}{r['mean_decisions']:>10.1f}")
+    if args.json:
+        import json
+        from pathlib import Path
+        doc = {"players": codes, "hal": hal if solo else None, "advanced": args.advanced, "games": args.games,
+               "seed": args.seed, "agents": summary}
+        Path(args.json).write_text(json.dumps(doc, indent=2))
+    if args.plot:
+        _eval_plot(summary, args.plot, what)
+    return 0
+
+
+def _eval_plot(summary: dict, path: str, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4))
+    vps = [r["vp"] for r in summary.values()]
+    top = max(max(v) for v in vps)
+    bins = np.arange(0, top + 2) - 0.5
+    for code, r in summary.items():
+        ax.hist(r["vp"], bins=bins, alpha=0.5, label=f"{code} (mean {r['mean_vp']:.1f})")
+    ax.set_xlabel("final VP")
+    ax.set_ylabel("games")
+    ax.set_title(f"Final VP, {title}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="blackangel", description="Black Angel, the board game, for RL.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -91,6 +242,21 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--seconds", type=float, default=3.0)
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bench)
+    e = sub.add_parser("eval", help="benchmark agents: solo against Hal or at tables of agents",
+                       description="Play seeded games between agents named by codes (random, greedy, heuristic, "
+                                   "mcts:<simulations>) and report win rates with 95%% Wilson intervals, VP and "
+                                   "game length.  Exit code 2 for bad arguments.")
+    e.add_argument("--players", required=True, metavar="CODE[,CODE...]",
+                   help="one code: solo games against Hal; 2-4 codes: tables of that many players (seats rotated)")
+    e.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None, help="Hal's difficulty (solo; default standard)")
+    e.add_argument("--advanced", action="store_true", help="use the advanced rules")
+    e.add_argument("--games", type=int, required=True, help="number of games")
+    e.add_argument("--seed", type=int, required=True, help="base seed (game g is seeded from (seed, g))")
+    e.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
+    e.add_argument("--json", metavar="FILE", help="write the per-agent results as JSON")
+    e.add_argument("--plot", metavar="FILE", help="save a histogram of the final VP per agent (matplotlib)")
+    e.add_argument("--quiet", action="store_true", help="no progress bar")
+    e.set_defaults(func=_eval)
     args = ap.parse_args(argv)
     return args.func(args)
 

@@ -165,6 +165,11 @@ class State:
             self._rng_state = None
         return self._rng
 
+    def reseed(self, seed: int | np.random.SeedSequence | None) -> None:
+        """Replace the game's generator by a fresh one (search agents resample the future this way)."""
+        self._rng = np.random.default_rng(seed)
+        self._rng_state = None
+
     def rng_state(self) -> dict:
         """The generator's state (a fresh dict)."""
         if self._rng is None:

@@ -1,0 +1,174 @@
+"""A heuristic agent that plays whole turns with a simple plan.
+
+The plan is built at the decisions that shape a turn and re-checked at each of them: every candidate action is
+applied to a copy of the state and the rest of the agent's turn is played out by a cheap completion policy
+(``complete_turn``); the candidate whose completed turn leaves the best position (``agents.greedy.evaluate``,
+plus the bonuses below) is played.  Concretely:
+
+* **Which sequence.**  Sequence B when the agent has no die of its own left (it would have to buy every die),
+  otherwise the better of "Sequence A played out" and "Sequence B played out" (B's penalty for the dice left
+  in the compartment and its fresh dice are both in the value), with ``B_MARGIN`` in favour of A.
+* **Which card, which die for which action** (A1 card, die selection, flip/boost, board action or Mission
+  action, the ship to command and where to, the tiles to discover, where to inject): the completed-turn value.
+  The completion policy is greedy except for ship movement, which looks one decision further so that a ship
+  goes where a Mission card can be placed; placing a Mission card with Command earns ``BONUS_PLACE_MISSION``
+  on top of its value, Discover earns ``BONUS_PER_TILE`` per Technology tile gained, and destroying Ravagers /
+  repairing earn what the value function gives (Ravager cards in hand, debris, less damage for the dice).
+* **Reserve a good die** (Sequence B, setup): the own die of highest value if it shows at least
+  ``RESERVE_MIN_VALUE`` (free reservations always taken), else none.
+* **Discard** (hand limit, Ravager effect, paying with a card): the card of the colour the agent holds most
+  of; **keep** (advanced draw-two): the card of the colour it holds fewest of.
+* Everything else (the owner's free activation, tile options, robots...): greedy (``agents.greedy``).
+
+Ties are broken by the agent's seeded generator.  The agent needs the engine state (``act(observation,
+action_mask, state)``) and raises ``ValueError`` without it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from blackangel_env import actions as A
+from blackangel_env import engine
+from blackangel_env.state import (
+    M_TURNS, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ADVANCED_SPACE, PH_B_RESERVE, PH_COMMAND_CARD,
+    PH_DEBRIS, PH_DESTROY, PH_DIE_COLOUR, PH_DISCOVER, PH_HAND_LIMIT, PH_INJECT, PH_KEEP, PH_PAY, PH_RAVAGER_DISCARD,
+    PH_REPAIR, PH_SETUP_RESERVE, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TURN, State,
+)
+
+from .greedy import _legal_from, _require_state, best_actions, evaluate
+
+B_MARGIN = 0.5               # Sequence A is kept unless B's completed turn is worth this much more
+BONUS_PLACE_MISSION = 2.0    # on top of the value: a Mission card placed in Space this turn
+BONUS_PER_TILE = 0.5         # on top of the value: per Technology tile gained this turn
+RESERVE_MIN_VALUE = 2        # reserve (paying 1 resource) only a die showing at least this
+MAX_COMPLETION_STEPS = 60    # safety cap on a turn's completion
+
+# Decisions settled by the completed-turn comparison.
+PLANNED_PHASES = frozenset({
+    PH_TURN, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_DIE_COLOUR, PH_SHIP_SELECT, PH_SHIP_MOVE,
+    PH_COMMAND_CARD, PH_DISCOVER, PH_INJECT, PH_ADVANCED_SPACE, PH_REPAIR, PH_DEBRIS, PH_DESTROY,
+})
+LOOK_TWO_PHASES = frozenset({PH_SHIP_SELECT, PH_SHIP_MOVE})
+_DISCARD_BLOCKS = ("DISCARD_MISSION", "SPEND_MISSION")
+
+
+def _placed_and_tiles(s: State, p: int) -> tuple[int, int]:
+    from blackangel_env.state import MC_SPACE, TL_EJECTED, TL_GRID
+    placed = int(np.count_nonzero((s.mc_where == MC_SPACE) & (s.mc_owner == p)))
+    tiles = int(np.count_nonzero((s.tile_where == TL_GRID + p) | (s.tile_where == TL_EJECTED + p)))
+    return placed, tiles
+
+
+def plan_value(s: State, p: int, before: tuple[int, int]) -> float:
+    """``evaluate`` plus the plan's bonuses for Mission cards placed and tiles gained since ``before``."""
+    placed, tiles = _placed_and_tiles(s, p)
+    return (evaluate(s, p) + BONUS_PLACE_MISSION * max(0, placed - before[0])
+            + BONUS_PER_TILE * max(0, tiles - before[1]))
+
+
+def _completion_choice(s: State, legal: list[int]) -> int:
+    """The completion policy's move: greedy; at ship decisions greedy over two decisions of the same actor."""
+    p = s.actor
+    if s.phase in LOOK_TWO_PHASES and len(legal) > 1:
+        before = _placed_and_tiles(s, p)
+        best, best_v = legal[0], -1e18
+        for a in legal:
+            t = s.copy()
+            engine.apply_unchecked(t, a)
+            if not t.terminal and t.actor == p and t.m[M_TURNS] == s.m[M_TURNS]:
+                nxt = engine.legal_actions(t)
+                _, vals = best_actions(t, nxt, p, lambda u, q: plan_value(u, q, before))
+                v = max(vals)
+            else:
+                v = plan_value(t, p, before)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    if len(legal) == 1:
+        return legal[0]
+    best, _ = best_actions(s, legal, p)
+    return best[0]
+
+
+def complete_turn(s: State, turn: int) -> None:
+    """Play ``s`` forward (in place) with the completion policy until turn ``turn`` is over."""
+    for _ in range(MAX_COMPLETION_STEPS):
+        if s.terminal or s.m[M_TURNS] != turn:
+            return
+        engine.apply_unchecked(s, _completion_choice(s, engine.legal_actions(s)))
+
+
+class HeuristicAgent:
+    """Plays whole turns with the plan of the module docstring; falls back to greedy where it has no rule."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def _pick(self, cands: list[int]) -> int:
+        return int(cands[int(self.rng.integers(len(cands)))])
+
+    def act(self, observation, action_mask, state: State | None = None) -> int:
+        s = _require_state(self, state)
+        legal = _legal_from(action_mask, s)
+        if len(legal) == 1:
+            return int(legal[0])
+        p = s.actor
+        ph = s.phase
+        if ph in (PH_B_RESERVE, PH_SETUP_RESERVE):
+            return self._reserve(s, p, legal)
+        if ph in (PH_HAND_LIMIT, PH_RAVAGER_DISCARD, PH_PAY, PH_KEEP):
+            a = self._card_choice(s, p, legal)
+            if a is not None:
+                return a
+        if ph == PH_TURN and A.SEQUENCE_B in legal and not np.any(s.die_owner == p):
+            return A.SEQUENCE_B
+        if ph in PLANNED_PHASES and p == int(s.m[engine.M_TURN_PLAYER]):
+            return self._planned(s, p, legal)
+        best, _ = best_actions(s, legal, p)
+        return self._pick(best)
+
+    __call__ = act
+
+    def _planned(self, s: State, p: int, legal: list[int]) -> int:
+        turn = int(s.m[M_TURNS])
+        before = _placed_and_tiles(s, p)
+        vals = []
+        for a in legal:
+            t = s.copy()
+            engine.apply_unchecked(t, a)
+            complete_turn(t, turn)
+            v = plan_value(t, p, before)
+            if a == A.SEQUENCE_B:
+                v -= B_MARGIN
+            vals.append(v)
+        top = max(vals)
+        return self._pick([a for a, v in zip(legal, vals) if v >= top - 1e-9])
+
+    def _reserve(self, s: State, p: int, legal: list[int]) -> int:
+        dice = [a for a in legal if A.decode(a).block == "RESERVE_DIE"]
+        boosts = [a for a in legal if A.decode(a).block == "USE_BOOST"]
+        if boosts:                       # a free reservation by boost: always take it
+            return boosts[0]
+        if not dice:
+            return A.DONE if A.DONE in legal else self._pick(legal)
+        value = {a: int(s.die_value[A.decode(a).arg]) for a in dice}
+        top = max(value.values())
+        forced = A.DONE not in legal     # a free reservation of a given colour
+        if top < RESERVE_MIN_VALUE and not forced:
+            return A.DONE
+        return self._pick([a for a in dice if value[a] == top])
+
+    def _card_choice(self, s: State, p: int, legal: list[int]) -> int | None:
+        hand = s.hand_mc[p]
+        if all(A.decode(a).block == "KEEP_MISSION" for a in legal):
+            few = min(int(hand[A.decode(a).arg // 20]) for a in legal)
+            return self._pick([a for a in legal if int(hand[A.decode(a).arg // 20]) == few])
+        cards = [a for a in legal if A.decode(a).block in _DISCARD_BLOCKS]
+        if not cards or len(cards) != len(legal):
+            return None
+        most = max(int(hand[A.decode(a).arg // 20]) for a in cards)
+        return self._pick([a for a in cards if int(hand[A.decode(a).arg // 20]) == most])

@@ -1,0 +1,232 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, "determinized UCT").
+
+At each decision the agent runs ``simulations`` iterations (or as many as fit in ``time_budget`` seconds when
+that is given).  Each iteration:
+
+1. samples a **determinization** (``determinize(state, seat, rng)``): a copy of the state in which everything
+   the agent cannot know is resampled consistently with what it has seen;
+2. descends one shared tree keyed by action ids (open loop: chance events, such as dice rolls, are redrawn by
+   the determinization's fresh generator on every descent), choosing among the children legal in this
+   determinization by UCB1 with availability counts (the ISMCTS rule), from the point of view of the seat
+   acting at that node; a node that has an untried legal action expands one, at random;
+3. plays out ``rollout_depth`` decisions with uniformly random legal moves (or to the end of the game);
+4. scores the reached position for every seat with ``agents.greedy.evaluate`` as a margin (the seat's value
+   minus the mean value of the other players; in the solo game ``evaluate`` already subtracts Hal's VP),
+   divided by ``REWARD_SCALE``, and backs the vector up the path.
+
+It plays the root child visited most (ties: higher mean value, then the agent's generator).
+
+``determinize`` resamples: the order of the three Mission decks together with the identities of the Mission
+cards in the other seats' hands and face down in their slots (each colour separately, so every hand keeps its
+per-colour counts: card backs are coloured); the order of the Ravager deck together with the cards set aside
+at setup; the Technology stacks below their visible top tile; the Advanced Technology deck; Hal's deck (solo);
+and the game's random generator (future dice rolls and reshuffles).  Cards the agent has seen and that are now
+in an opponent's hand by a visible route (Ravager cards taken by Destroy, the other seat's draw-two choice in
+the advanced game) are left where they are.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from blackangel_env import engine
+from blackangel_env.state import (
+    M_ADV_DECK_N, M_HAL_DECK_N, M_RAV_DECK_N, M_SOLO, MC_DECK, MC_HAND, MC_SLOT, RV_BOX, RV_DECK,
+    State,
+)
+
+from .greedy import _legal_from, _require_state, evaluate
+
+UCB_C = 0.7             # exploration constant of UCB1 (rewards are margins / REWARD_SCALE)
+REWARD_SCALE = 10.0     # VP-equivalents per unit of reward
+DEFAULT_ROLLOUT_DEPTH = 12
+
+
+def determinize(state: State, seat: int, rng: np.random.Generator) -> State:
+    """A copy of ``state`` with the information hidden from ``seat`` resampled (module docstring)."""
+    t = state.copy()
+    # Mission cards: deck order + other seats' hands and face-down slot cards, per colour.
+    where = t.mc_where
+    others_hand = [MC_HAND + q for q in range(5) if q != seat]
+    others_slot = [MC_SLOT + q for q in range(5) if q != seat]
+    hidden_loc = np.isin(where, others_hand + others_slot)
+    old_where = where.copy()
+    old_owner = t.mc_owner.copy()
+    old_hex = t.mc_hex.copy()
+    for c in range(3):
+        n = int(t.mc_deck_n[c])
+        deck = t.mc_deck[c, :n].tolist()
+        held = [int(x) for x in np.flatnonzero(hidden_loc[20 * c:20 * c + 20]) + 20 * c]
+        pool = deck + held
+        if len(pool) <= 1:
+            continue
+        perm = [pool[i] for i in rng.permutation(len(pool))]
+        t.mc_deck[c, :n] = perm[:n]
+        for old, new in zip(held, perm[n:]):   # card `new` takes the place of card `old`
+            where[new] = old_where[old]
+            t.mc_owner[new] = old_owner[old]
+            t.mc_hex[new] = old_hex[old]
+        for new in perm[:n]:
+            where[new] = MC_DECK
+            t.mc_owner[new] = -1
+            t.mc_hex[new] = -1
+    if np.any(hidden_loc):
+        _rewrite_slots(t, seat)       # the other seats' slots list card ids: point them at the relabelled cards
+    # Ravager deck + the cards set aside at setup.
+    nd = int(t.m[M_RAV_DECK_N])
+    deck = t.rav_deck[:nd].tolist()
+    boxed = np.flatnonzero(t.rav_where == RV_BOX).tolist()
+    pool = deck + boxed
+    if len(pool) > 1:
+        perm = [pool[i] for i in rng.permutation(len(pool))]
+        t.rav_deck[:nd] = perm[:nd]
+        for r in perm[:nd]:
+            t.rav_where[r] = RV_DECK
+        for r in perm[nd:]:
+            t.rav_where[r] = RV_BOX
+    # Technology stacks below the visible top tile.
+    for c in range(3):
+        n = int(t.tech_stack_n[c])
+        if n > 2:
+            t.tech_stack[c, :n - 1] = t.tech_stack[c, :n - 1][rng.permutation(n - 1)]
+    # Advanced deck (face down) and Hal's deck.
+    n = int(t.m[M_ADV_DECK_N])
+    if n > 1:
+        t.adv_deck[:n] = t.adv_deck[:n][rng.permutation(n)]
+    if t.m[M_SOLO]:
+        n = int(t.m[M_HAL_DECK_N])
+        if n > 1:
+            t.hal_deck[:n] = t.hal_deck[:n][rng.permutation(n)]
+    # Future randomness.
+    t.reseed(int(rng.integers(2**63)))
+    return t
+
+
+def _rewrite_slots(t: State, seat: int) -> None:
+    """Make every other seat's slots list the Mission cards now marked as played there (per colour)."""
+    for q in range(4):
+        if q == seat:
+            continue
+        marked = {c: [int(x) for x in np.flatnonzero(t.mc_where[20 * c:20 * c + 20] == MC_SLOT + q) + 20 * c]
+                  for c in range(3)}
+        for k in range(6):
+            code = int(t.slots[q, k])
+            if 0 <= code < 60:
+                t.slots[q, k] = marked[code // 20].pop()
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self):
+        self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = np.zeros(5)
+        self.avail = 0
+
+
+def _rewards(s: State) -> np.ndarray:
+    n = s.num_players
+    vals = np.array([evaluate(s, q) for q in range(n)])
+    out = np.zeros(5)
+    if n == 1:
+        out[0] = vals[0] / REWARD_SCALE
+    else:
+        total = vals.sum()
+        out[:n] = (vals - (total - vals) / (n - 1)) / REWARD_SCALE
+    return out
+
+
+class MCTSAgent:
+    """ISMCTS with ``simulations`` iterations per decision (or ``time_budget`` seconds when given).
+
+    ``act(observation, action_mask, state) -> action id``; ``state`` is required.  Deterministic under a seed
+    when the budget is a number of simulations.
+    """
+
+    def __init__(self, simulations: int = 100, time_budget: float | None = None,
+                 rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH, c: float = UCB_C, seed: int | None = None):
+        if simulations is not None and int(simulations) < 1:
+            raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
+        self.simulations = int(simulations) if simulations is not None else None
+        self.time_budget = time_budget
+        self.rollout_depth = rollout_depth
+        self.c = float(c)
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, state: State | None = None) -> int:
+        s = _require_state(self, state)
+        legal = _legal_from(action_mask, s)
+        if len(legal) == 1:
+            return int(legal[0])
+        seat = s.actor
+        root = _Node()
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        i = 0
+        while True:
+            if deadline is not None:
+                if i > 0 and time.perf_counter() >= deadline:
+                    break
+            elif i >= self.simulations:
+                break
+            self._iterate(root, determinize(s, seat, self.rng))
+            i += 1
+        best, key = None, None
+        for a in legal:
+            ch = root.children.get(a)
+            if ch is None:
+                continue
+            k = (ch.n, ch.w[seat] / max(ch.n, 1), self.rng.random())
+            if key is None or k > key:
+                best, key = a, k
+        return int(best if best is not None else legal[int(self.rng.integers(len(legal)))])
+
+    __call__ = act
+
+    def _iterate(self, root: _Node, d: State) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        while not d.terminal:
+            legal = engine.legal_actions(d)
+            p = d.actor
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))]
+                for b in legal:
+                    ch = node.children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = _Node()
+                child.avail = 1
+                node.children[a] = child
+                engine.apply_unchecked(d, a)
+                path.append(child)
+                break
+            best, best_u = None, -math.inf
+            for a in legal:
+                ch = node.children[a]
+                ch.avail += 1
+                u = ch.w[p] / ch.n + self.c * math.sqrt(math.log(ch.avail) / ch.n)
+                if u > best_u:
+                    best, best_u = a, u
+            engine.apply_unchecked(d, best)
+            node = node.children[best]
+            path.append(node)
+        steps = 0
+        while not d.terminal and (self.rollout_depth is None or steps < self.rollout_depth):
+            legal = engine.legal_actions(d)
+            engine.apply_unchecked(d, legal[int(rng.integers(len(legal)))])
+            steps += 1
+        r = _rewards(d)
+        for nd in path:
+            nd.n += 1
+            nd.w += r

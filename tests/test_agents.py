@@ -1,0 +1,112 @@
+"""Agents: legal moves only, deterministic under a seed, greedy/heuristic beat random, determinize keeps the
+invariants and hides only what the seat cannot see."""
+
+import numpy as np
+import pytest
+
+from agents import GreedyAgent, HeuristicAgent, MCTSAgent, RandomAgent, determinize, make_agent, parse_agent_code
+from blackangel_env import engine, new_game
+from blackangel_env.invariants import check_invariants
+from blackangel_env.state import MC_HAND, MC_SLOT
+
+
+def _play(agents, seed, n, max_moves=None, **kw):
+    """Play one game (or its first ``max_moves`` decisions); every action goes through engine.apply, which
+    raises on an illegal action."""
+    s = new_game(num_players=n, seed=seed, **kw)
+    for i, a in enumerate(agents):
+        a.reset(1000 * seed + i)
+    moves = []
+    while not s.terminal and (max_moves is None or len(moves) < max_moves):
+        p = s.actor
+        mask = engine.legal_mask(s)
+        a = agents[p].act(None, mask, s.copy())
+        assert mask[a], "agent chose an illegal action"
+        engine.apply(s, a)
+        moves.append(a)
+    if s.terminal:
+        return engine.final_scores(s), engine.winners(s), moves
+    return None, None, moves
+
+
+@pytest.mark.parametrize("make", [GreedyAgent, HeuristicAgent, lambda seed=None: MCTSAgent(4, seed=seed)])
+def test_agent_legal_and_deterministic(make):
+    a1 = _play([make(), make()], 5, 2, max_moves=80)
+    a2 = _play([make(), make()], 5, 2, max_moves=80)
+    assert a1 == a2 and len(a1[2]) == 80
+
+
+def test_agents_legal_solo_and_advanced():
+    _play([HeuristicAgent()], 3, 1, hal_difficulty="standard", advanced=True)
+    _play([GreedyAgent(), RandomAgent(), GreedyAgent()], 4, 3, advanced=True)
+
+
+@pytest.mark.parametrize("cls", [GreedyAgent, HeuristicAgent, MCTSAgent])
+def test_search_agents_need_the_state(cls):
+    s = new_game(num_players=2, seed=0)
+    with pytest.raises(ValueError, match="needs the engine state"):
+        cls().act(None, engine.legal_mask(s), None)
+
+
+def _match(cls, games):
+    """3-player tables, the tested agent rotated over the seats against two random agents."""
+    mine, theirs, wins = [], [], 0
+    for g in range(games):
+        seat = g % 3
+        agents = [RandomAgent(), RandomAgent(), RandomAgent()]
+        agents[seat] = cls()
+        scores, won, _ = _play(agents, 100 + g, 3)
+        mine.append(scores[seat])
+        theirs.extend(v for p, v in enumerate(scores) if p != seat)
+        wins += seat in won
+    return np.mean(mine), np.mean(theirs), wins
+
+
+def test_greedy_beats_random():
+    mine, theirs, wins = _match(GreedyAgent, 18)
+    assert mine > 2 * theirs and wins >= 14, (mine, theirs, wins)
+
+
+def test_heuristic_beats_random():
+    mine, theirs, wins = _match(HeuristicAgent, 6)
+    assert mine > 3 * theirs and wins >= 5, (mine, theirs, wins)
+
+
+def test_determinize_keeps_invariants_and_what_the_seat_sees():
+    rng = np.random.default_rng(0)
+    changed = 0
+    for seed in range(8):
+        n = seed % 4 + 1
+        s = new_game(num_players=n, seed=seed, advanced=bool(seed % 2))
+        r = np.random.default_rng(seed)
+        k = 0
+        while not s.terminal:
+            seat = s.actor
+            d = determinize(s, seat, rng)
+            check_invariants(d)
+            # what the seat sees is unchanged: its own hand and slots, the per-colour hand counts, the board
+            for loc in (MC_HAND + seat, MC_SLOT + seat):
+                assert np.array_equal(np.flatnonzero(d.mc_where == loc), np.flatnonzero(s.mc_where == loc))
+            assert np.array_equal(d.hand_mc, s.hand_mc) and np.array_equal(d.slots[seat], s.slots[seat])
+            assert np.array_equal(d.display, s.display) and np.array_equal(d.hex_card, s.hex_card)
+            assert np.array_equal(d.tech_stack[np.arange(3), np.maximum(s.tech_stack_n - 1, 0)],
+                                  s.tech_stack[np.arange(3), np.maximum(s.tech_stack_n - 1, 0)])
+            assert engine.legal_actions(d) == engine.legal_actions(s)
+            changed += not np.array_equal(d.mc_deck, s.mc_deck)
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(r.integers(len(legal)))])
+            k += 1
+            if k > 150:
+                break
+    assert changed > 0
+
+
+def test_make_agent_codes():
+    assert isinstance(make_agent("random", 1), RandomAgent)
+    assert isinstance(make_agent("greedy"), GreedyAgent)
+    assert isinstance(make_agent("heuristic"), HeuristicAgent)
+    assert make_agent("mcts:7").simulations == 7
+    assert parse_agent_code("mcts") == ("mcts", {"simulations": 100})
+    for bad in ("", "foo", "mcts:0", "mcts:x", "greedy:3", "policy:model.zip"):
+        with pytest.raises(ValueError):
+            parse_agent_code(bad)
