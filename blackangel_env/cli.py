@@ -2,6 +2,9 @@
 
     blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
     blackangel bench [--seconds 3] [--json]
+    blackangel play [--players 2] [--seat 0] [--opponents CODE[,CODE...]] [--hal standard] [--advanced] [--seed S]
+                    [--save FILE] [--load FILE]
+    blackangel replay FILE [--viewer N] [--step]
     blackangel eval --players CODE[,CODE...] [--hal standard] [--advanced] --games N --seed S [--workers K]
                     [--json FILE] [--plot FILE]
 
@@ -16,6 +19,15 @@ seed and agent seeds derived from (S, g) only, so the results do not depend on `
 given twice are pooled): games, wins (ties share the victory: each tied winner counts a win; solo: more VP than
 Hal), win_rate with its 95% Wilson interval, mean and standard deviation of the final VP, mean margin against
 Hal (solo), mean game length in rounds and in decisions.  Exit codes: 0 done, 2 bad arguments.
+
+``play`` lets a person play in the terminal against Hal (``--players 1``) or bots (the other seats, played by
+the agent codes of ``--opponents``, random by default): the board is drawn from the person's view, the legal
+actions are listed by number and name, and the input is checked (a number from the list, or ``help``,
+``board``, ``log``, ``save [FILE]``, ``quit``).  With ``--save FILE`` the game record (config, seed, every
+action) is written after each decision, so ``--load FILE`` resumes it exactly.  ``replay FILE`` steps through
+such a record, printing each decision and the board.
+
+This module is the application layer: it is the only place in the package that may import ``agents``.
 """
 
 
@@ -225,6 +237,203 @@ def _eval_plot(summary: dict, path: str, title: str) -> None:
     plt.close(fig)
 
 
+GAME_FORMAT = "blackangel_env.game"
+
+
+def game_record(config: GameConfig, seed: int, actions: list[int]) -> dict:
+    """A replayable record: (config, seed, actions) determines the whole game."""
+    return {"format": GAME_FORMAT, "version": 1, "config": config.to_dict(), "seed": seed, "actions": actions}
+
+
+def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
+    """Read a game record; raises ValueError naming what is wrong."""
+    import json
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path} is not valid JSON: {e}") from None
+    if not isinstance(d, dict) or d.get("format") != GAME_FORMAT:
+        raise ValueError(f"{path} is not a blackangel_env game record")
+    try:
+        config = GameConfig.from_dict(d.get("config"))
+    except (ConfigError, TypeError) as e:
+        raise ValueError(f"{path}: bad config: {e}") from None
+    seed, actions = d.get("seed"), d.get("actions")
+    if not isinstance(seed, int) or not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
+        raise ValueError(f"{path}: 'seed' must be an integer and 'actions' a list of integers")
+    return config, seed, actions
+
+
+def replay_record(config: GameConfig, seed: int, actions: list[int], log: bool = True):
+    """Rebuild the game of a record; raises ValueError if an action does not apply."""
+    s = engine.new_game(config, seed=seed, log=log)
+    for i, a in enumerate(actions):
+        try:
+            engine.apply(s, a)
+        except engine.IllegalActionError as e:
+            raise ValueError(f"the record's action #{i} does not apply: {e}") from None
+    return s
+
+
+def _save_record(path: str, record: dict) -> None:
+    import json
+    import os
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(record, f)
+    os.replace(tmp, path)
+
+
+def _print_final(s) -> None:
+    print("\nFinal scores")
+    for p, row in enumerate(score_breakdown(s)):
+        parts = ", ".join(f"{k} {v:+d}" for k, v in row.items() if k != "total" and v)
+        print(f"  player_{p}: {row['total']} VP ({parts})")
+    if s.config.solo:
+        print(f"  Hal: {int(s.vp[BOT])} VP")
+        print("player_0 beats Hal" if engine.winners(s) else "Hal wins")
+    else:
+        print("winner(s): " + ", ".join(f"player_{p}" for p in engine.winners(s)))
+
+
+_PLAY_HELP = """Type the number of a legal action, or:
+  board        draw the board again
+  log          the last 30 lines of the game log
+  save [FILE]  save the game record (to --save's file by default)
+  quit         stop (the record is kept if --save was given)"""
+
+
+def _play(args: argparse.Namespace) -> int:
+    from . import actions as A
+    from .encoding import encode_observation
+
+    def fail(msg: str) -> int:
+        print(f"blackangel play: {msg}", file=sys.stderr)
+        return 2
+
+    if args.load:
+        try:
+            config, seed, taken = load_record(args.load)
+            s = replay_record(config, seed, taken)
+        except ValueError as e:
+            return fail(str(e))
+        print(f"resumed {args.load}: {len(taken)} decisions replayed")
+    else:
+        try:
+            config = GameConfig(num_players=args.players, advanced=args.advanced, hal_difficulty=args.hal)
+        except ConfigError as e:
+            return fail(str(e))
+        seed = args.seed
+        taken = []
+        s = engine.new_game(config, seed=seed, log=True)
+    n = config.num_players
+    if not 0 <= args.seat < n:
+        return fail(f"--seat must be 0..{n - 1}")
+    from agents import make_agent, parse_agent_code   # the application layer may use the agents
+    codes = [c for c in args.opponents.split(",") if c] if args.opponents else []
+    others = [p for p in range(n) if p != args.seat]
+    if codes and len(codes) not in (1, len(others)):
+        return fail(f"--opponents needs 1 or {len(others)} codes, got {len(codes)}")
+    try:
+        for c in codes:
+            parse_agent_code(c)
+    except ValueError as e:
+        return fail(str(e))
+    bots = {p: make_agent((codes[i] if len(codes) > 1 else codes[0]) if codes else "random", seed=seed + 1 + p)
+            for i, p in enumerate(others)}
+    save_path = args.save or args.load
+    shown = 0
+    while not s.terminal:
+        p = s.actor
+        if p != args.seat:
+            a = bots[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy())
+            engine.apply(s, a)
+            taken.append(a)
+            continue
+        print("\n".join(s.log[shown:]))
+        shown = len(s.log)
+        print(render(s, args.seat))
+        legal = engine.legal_actions(s)
+        for i, a in enumerate(legal):
+            print(f"  {i:3d}  {A.action_to_string(a)}")
+        while True:
+            try:
+                line = input(f"player_{args.seat}> ").strip()
+            except EOFError:
+                print("\ninput ended; game left unfinished" + (f" (saved to {save_path})" if save_path else ""))
+                return 0
+            if line == "quit":
+                print("stopped" + (f"; resume with --load {save_path}" if save_path else ""))
+                return 0
+            if line == "help" or not line:
+                print(_PLAY_HELP)
+                continue
+            if line == "board":
+                print(render(s, args.seat))
+                continue
+            if line == "log":
+                print("\n".join(s.log[-30:]))
+                continue
+            if line.split()[0] == "save":
+                target = line.split()[1] if len(line.split()) > 1 else save_path
+                if not target:
+                    print("save where? give a file: save game.json")
+                    continue
+                _save_record(target, game_record(config, seed, taken))
+                print(f"saved to {target}")
+                continue
+            if line.isdigit() and int(line) < len(legal):
+                a = legal[int(line)]
+                engine.apply(s, a)
+                taken.append(a)
+                if save_path:
+                    _save_record(save_path, game_record(config, seed, taken))
+                break
+            print(f"'{line}' is not a number from 0 to {len(legal) - 1}; type help for the commands")
+    print("\n".join(s.log[shown:]))
+    print(render(s, args.seat))
+    _print_final(s)
+    if save_path:
+        _save_record(save_path, game_record(config, seed, taken))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from . import actions as A
+    try:
+        config, seed, taken = load_record(args.file)
+    except ValueError as e:
+        print(f"blackangel replay: {e}", file=sys.stderr)
+        return 2
+    s = engine.new_game(config, seed=seed, log=True)
+    shown = 0
+    for i, a in enumerate(taken):
+        who = s.actor
+        try:
+            engine.apply(s, a)
+        except engine.IllegalActionError as e:
+            print(f"blackangel replay: action #{i} does not apply: {e}", file=sys.stderr)
+            return 2
+        print(f"#{i} player_{who}: {A.action_to_string(a)}")
+        print("\n".join("    " + line for line in s.log[shown:] if not line.startswith("[")))
+        shown = len(s.log)
+        if args.step:
+            print(render(s, args.viewer))
+            try:
+                input("-- Enter for the next decision --")
+            except EOFError:
+                return 0
+    print(render(s, args.viewer))
+    if s.terminal:
+        _print_final(s)
+    else:
+        print(f"(the record ends before the game: {len(taken)} decisions)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="blackangel", description="Black Angel, the board game, for RL.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -257,6 +466,21 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--plot", metavar="FILE", help="save a histogram of the final VP per agent (matplotlib)")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.set_defaults(func=_eval)
+    pl = sub.add_parser("play", help="play in the terminal against Hal or bots")
+    pl.add_argument("--players", type=int, default=1, help="1 (solo against Hal, default) to 4")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first player)")
+    pl.add_argument("--opponents", default="", help="agent codes for the other seats (default random)")
+    pl.add_argument("--hal", choices=HAL_DIFFICULTIES, default="standard", help="Hal's difficulty (solo)")
+    pl.add_argument("--advanced", action="store_true", help="use the advanced rules")
+    pl.add_argument("--seed", type=int, default=0, help="game seed")
+    pl.add_argument("--save", metavar="FILE", help="write the game record here after every decision")
+    pl.add_argument("--load", metavar="FILE", help="resume a saved game record (and keep saving to it)")
+    pl.set_defaults(func=_play)
+    r = sub.add_parser("replay", help="step through a saved game record")
+    r.add_argument("file")
+    r.add_argument("--viewer", type=int, default=None, help="draw the board from this seat's view")
+    r.add_argument("--step", action="store_true", help="draw the board and wait for Enter after each decision")
+    r.set_defaults(func=_replay)
     args = ap.parse_args(argv)
     return args.func(args)
 

@@ -1,0 +1,53 @@
+"""`blackangel play` driven through standard input to the end of a game; saving, resuming, replaying."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from blackangel_env.cli import load_record, replay_record
+
+CMD = [sys.executable, "-m", "blackangel_env.cli"]
+
+
+def _run(args, text, timeout=300):
+    return subprocess.run(CMD + args, input=text, capture_output=True, text=True, timeout=timeout)
+
+
+def test_scripted_session_plays_to_the_end(tmp_path):
+    """Always the first listed action, with a few bad inputs and commands on the way: the game ends with the
+    final scores, and the saved record replays to the same end."""
+    save = tmp_path / "game.json"
+    script = "help\nboard\n99\nabc\nlog\n" + "0\n" * 3000
+    r = _run(["play", "--players", "1", "--seed", "5", "--save", str(save)], script)
+    assert r.returncode == 0, r.stderr
+    assert "is not a number from 0 to" in r.stdout
+    assert "Final scores" in r.stdout and ("Hal wins" in r.stdout or "beats Hal" in r.stdout)
+    config, seed, actions = load_record(str(save))
+    s = replay_record(config, seed, actions)
+    assert s.terminal
+    rep = _run(["replay", str(save)], "")
+    assert rep.returncode == 0 and "Final scores" in rep.stdout
+
+
+def test_quit_and_resume(tmp_path):
+    save = tmp_path / "game.json"
+    r = _run(["play", "--players", "2", "--opponents", "random", "--seed", "2", "--save", str(save)],
+             "0\n0\n0\nquit\n")
+    assert r.returncode == 0 and "resume with --load" in r.stdout
+    n_before = len(json.loads(save.read_text())["actions"])
+    assert n_before >= 3
+    r = _run(["play", "--load", str(save)], "0\n" * 3000)
+    assert r.returncode == 0 and "winner(s): player_" in r.stdout
+    assert len(json.loads(save.read_text())["actions"]) > n_before
+
+
+def test_bad_arguments_exit_2(tmp_path):
+    assert _run(["play", "--players", "9"], "").returncode == 2
+    assert _run(["play", "--players", "2", "--seat", "3"], "").returncode == 2
+    assert _run(["play", "--players", "3", "--opponents", "nope"], "").returncode == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    r = _run(["replay", str(bad)], "")
+    assert r.returncode == 2 and "not a blackangel_env game record" in r.stderr
