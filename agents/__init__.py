@@ -3,8 +3,8 @@ callable directly) and ``reset(seed)``.  ``state`` is a copy of the engine state
 (greedy, heuristic, mcts) need it, the random agent ignores it.
 
 ``make_agent(code, seed)`` builds an agent from a command-line code: ``random``, ``greedy``, ``heuristic``,
-``mcts:<simulations>`` (``mcts`` alone: 100 simulations).  Learned-policy checkpoints (``policy:<path>``) are
-not supported yet: there is no trained-policy format to load.
+``mcts:<simulations>`` (``mcts`` alone: 100 simulations), ``policy:<path>`` (a MaskablePPO checkpoint from
+``training/``: a run directory, whose best model is used, or a model ``.zip``; see ``training.policy_agent``).
 """
 
 from .greedy import GreedyAgent, evaluate
@@ -15,7 +15,7 @@ from .random_agent import RandomAgent
 __all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "determinize", "evaluate",
            "make_agent", "parse_agent_code"]
 
-AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>")
+AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>")
 
 
 def parse_agent_code(code: str) -> tuple[str, dict]:
@@ -39,11 +39,19 @@ def parse_agent_code(code: str) -> tuple[str, dict]:
         if n < 1:
             raise ValueError(f"agent code {code!r}: mcts:<simulations> needs a positive integer")
         return kind, {"simulations": n}
+    if kind == "policy":
+        from pathlib import Path
+        if not arg or not Path(arg).exists():
+            raise ValueError(f"agent code {code!r}: policy:<path> needs an existing run directory or model .zip")
+        return kind, {"path": arg}
     raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(AGENT_CODES)}")
 
 
 def make_agent(code: str, seed: int | None = None):
     """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed``."""
     kind, opts = parse_agent_code(code)
+    if kind == "policy":
+        from training.policy_agent import PolicyAgent   # torch and SB3 are loaded only for learned policies
+        return PolicyAgent(opts["path"], seed=seed)
     cls = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "mcts": MCTSAgent}[kind]
     return cls(seed=seed, **opts)

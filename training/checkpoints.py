@@ -1,0 +1,84 @@
+"""Run directories and checkpoints of the training scripts.
+
+A run directory holds::
+
+    config.yaml                      the full resolved config (the one ``--resume`` reuses)
+    checkpoints/step_000050000.zip   MaskablePPO model (weights + optimizer state + step count), every
+    checkpoints/step_000050000.json    checkpoint.freq steps and at the end; the .json: step count, seeds,
+    checkpoints/step_000050000.rng     time; the .rng: python / numpy / torch generator states (pickle)
+    best_model.zip, best.json        the checkpoint with the best evaluation against Hal so far
+    evaluations.csv                  one row per evaluation (step, win rate and its 95% CI, VP, margin)
+    logs/from_<step>/                SB3 logs of each training segment: progress.csv (+ TensorBoard events)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CHECKPOINT_DIR", "BEST_MODEL", "list_checkpoints", "latest_checkpoint", "resolve_model",
+           "read_meta", "run_dir_of"]
+
+CHECKPOINT_DIR = "checkpoints"
+BEST_MODEL = "best_model.zip"
+_STEP = re.compile(r"^step_(\d+)\.zip$")
+
+
+def checkpoint_path(run_dir: str | Path, step: int) -> Path:
+    return Path(run_dir) / CHECKPOINT_DIR / f"step_{step:09d}.zip"
+
+
+def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
+    """(step, zip path) of the run's checkpoints, oldest first."""
+    d = Path(run_dir) / CHECKPOINT_DIR
+    if not d.is_dir():
+        return []
+    out = []
+    for p in d.iterdir():
+        m = _STEP.match(p.name)
+        if m:
+            out.append((int(m.group(1)), p))
+    return sorted(out)
+
+
+def latest_checkpoint(run_dir: str | Path) -> Path | None:
+    cks = list_checkpoints(run_dir)
+    return cks[-1][1] if cks else None
+
+
+def read_meta(model_zip: str | Path) -> dict[str, Any]:
+    """The .json written next to a checkpoint (empty if there is none)."""
+    p = Path(model_zip).with_suffix(".json")
+    return json.loads(p.read_text()) if p.is_file() else {}
+
+
+def run_dir_of(model_zip: str | Path) -> Path | None:
+    """The run directory a model file belongs to (the one holding config.yaml), if any."""
+    p = Path(model_zip).resolve().parent
+    for d in (p, p.parent):
+        if (d / "config.yaml").is_file():
+            return d
+    return None
+
+
+def resolve_model(path: str | Path, which: str = "best") -> Path:
+    """A model zip from a path: a .zip itself, or a run directory (``which`` = "best": best_model.zip, falling
+    back to the latest checkpoint; "latest": the latest checkpoint)."""
+    p = Path(path)
+    if p.is_file():
+        return p
+    if p.suffix == ".zip":
+        raise FileNotFoundError(f"model file {str(p)!r} does not exist")
+    if not p.is_dir():
+        raise FileNotFoundError(f"{str(p)!r} is neither a model .zip nor a run directory")
+    if which not in ("best", "latest"):
+        raise ValueError(f"which must be 'best' or 'latest', got {which!r}")
+    if which == "best" and (p / BEST_MODEL).is_file():
+        return p / BEST_MODEL
+    latest = latest_checkpoint(p)
+    if latest is None:
+        raise FileNotFoundError(f"run directory {str(p)!r} holds no checkpoint ({CHECKPOINT_DIR}/step_*.zip) "
+                                f"and no {BEST_MODEL}")
+    return latest
