@@ -334,6 +334,7 @@ class _Derived:
         self.cnt_off = np.asarray(coff, dtype=np.intp)
         self.cnt_lo = cnt
         self.cnt_hi = cnt + _CNT_SIZE
+        self.cnt_off_rel = self.cnt_off - cnt
         self.vmin = np.asarray(vmin, dtype=np.intp)
         self.base = np.asarray(base, dtype=np.intp)
         self.mult = np.asarray(mult, dtype=np.intp)
@@ -360,8 +361,10 @@ class _Derived:
         idx = v * self.mult
         idx += self.base
         ext[self.dst] = ext[np.where(v >= self.vmin, idx, self.default)]
-        key = ext[self.cnt_src] + self.cnt_off
-        ext[self.cnt_lo:self.cnt_hi] = np.bincount(key, minlength=self.cnt_hi)[self.cnt_lo:]
+        # every count key lies in cnt_lo .. cnt_hi - 1: count from cnt_lo (a shorter bincount, no slice)
+        key = ext[self.cnt_src]
+        key += self.cnt_off_rel
+        ext[self.cnt_lo:self.cnt_hi] = np.bincount(key, minlength=self.cnt_hi - self.cnt_lo)
 
 
 class _Plan:
@@ -380,30 +383,70 @@ class _Plan:
         # afterwards anyway (game.advanced): no bounds test, no extra cell.
         trash = next(sl.offset for sl in self.slices if sl.name == "game.advanced")
         assert trash in sc_dst
-        lo = np.empty(len(cat_src), dtype=np.intp)
-        hi = np.empty(len(cat_src), dtype=np.intp)
-        ebase = np.empty(len(cat_src), dtype=np.intp)
-        tables = []
+        # One table per categorical entry, value - vmin + 1 -> position (one trash cell at each end), all in one
+        # array.  Built with one fancy assignment: the tables hold some 40,000 cells per plan.
+        lo, hi, ebase, values, shift, dsts = [], [], [], [], [], []
         pos = 0
-        for e, mp in enumerate(cat_map):
+        for mp in cat_map:
             vmin, vmax = min(mp), max(mp)
-            tab = np.full(vmax - vmin + 3, trash, dtype=np.intp)     # one trash cell at each end
-            for v, dst in mp.items():
-                tab[v - vmin + 1] = dst
-            lo[e], hi[e], ebase[e] = vmin - 1, len(tab) - 1, pos
-            pos += len(tab)
-            tables.append(tab)
+            lo.append(vmin - 1)
+            hi.append(vmax - vmin + 2)
+            ebase.append(pos)
+            values.extend(mp)
+            shift.append((pos - vmin + 1, len(mp)))
+            dsts.extend(mp.values())
+            pos += vmax - vmin + 3
+        # cell of value v of an entry: its table start + v - vmin + 1
+        cells = np.asarray(values, dtype=np.intp) + np.repeat(*np.asarray(shift, dtype=np.intp).T)
+        cat_abs = np.full(pos, trash, dtype=np.intp)
+        cat_abs[cells] = dsts
+        assert np.all(scale[np.asarray(dsts, dtype=np.intp)] == 1.0), \
+            "categorical entries must land on one-hot / flag slices"
         self.cat_src = np.asarray(cat_src, dtype=np.intp)
-        self.cat_lo, self.cat_hi, self.cat_base = lo, hi, ebase
-        self.cat_abs = np.concatenate(tables)
+        self.cat_lo = np.asarray(lo, dtype=np.intp)
+        self.cat_hi = np.asarray(hi, dtype=np.intp)
+        self.cat_base = np.asarray(ebase, dtype=np.intp)
+        # value -> table cell in two operations: clip to lo .. lo + hi, then add base - lo
+        self.cat_up = self.cat_lo + self.cat_hi
+        self.cat_shift = self.cat_base - self.cat_lo
+        self.cat_abs = cat_abs
         self.sc_src = np.asarray(sc_src, dtype=np.intp)
         self.sc_dst = np.asarray(sc_dst, dtype=np.intp)
         self.scale = scale
+        # The plain quantities are scaled on their own (categorical slices have scale 1): the same float32
+        # products as scaling the whole vector, without a pass over it.
+        self.sc_scale = scale[self.sc_dst]
         self.sc_tmp = np.empty(len(sc_src), dtype=np.float32)
-        for e, mp in enumerate(cat_map):
-            bad = [dst for dst in mp.values() if scale[dst] != 1.0]
-            assert not bad, "categorical entries must land on one-hot / flag slices"
         self.derived = _derived(X, display_len)
+
+
+_TILE_REL: dict[int, tuple[Components, tuple[dict[int, int], ...]]] = {}
+
+
+def _tile_features(comp: Components) -> tuple[dict[int, int], ...]:
+    """Per tile-feature family (in TILE_FEATURES order), then for the second option of an either/or tile:
+    tile id -> position of its value within the tile-feature block (computed once per components, then
+    shifted to each tile slot by ``_entries``)."""
+    hit = _TILE_REL.get(id(comp))
+    if hit is not None and hit[0] is comp:
+        return hit[1]
+    fams: dict[str, dict[int, int]] = {name: {} for name, _ in TILE_FEATURES}
+    opt2: dict[int, int] = {}
+    for t in range(N_TILES):
+        vals = {"kind": comp.tile_kind[t], "colour": comp.tile_colour[t], "effect": comp.tile_effect[t],
+                "boost": comp.tile_boost[t], "boost_arg": comp.tile_boost_arg[t],
+                "advanced": comp.tile_adv[t], "advanced_colour": comp.tile_adv_colour[t]}
+        opts = comp.tile_options[t]
+        if len(opts) >= 1:
+            vals["option"] = opts[0]
+        if len(opts) >= 2:
+            opt2[t] = _TILE_FOFF["option"] + opts[1]
+        for name, v in vals.items():
+            if v is not None and v >= 0:
+                fams[name][t] = _TILE_FOFF[name] + v
+    out = tuple(fams.values()) + (opt2,)
+    _TILE_REL[id(comp)] = (comp, out)
+    return out
 
 
 def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ext):
@@ -449,25 +492,12 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
                 out[q] = base + r
         return out
 
+    tile_rel = _tile_features(comp)
+
     def tile(src: int, base: int) -> None:
         """Tile id at ``src`` -> its features at base .. base + TILE_F."""
-        fams: dict[str, dict[int, int]] = {name: {} for name, _ in TILE_FEATURES}
-        opt2: dict[int, int] = {}
-        for t in range(N_TILES):
-            vals = {"kind": comp.tile_kind[t], "colour": comp.tile_colour[t], "effect": comp.tile_effect[t],
-                    "boost": comp.tile_boost[t], "boost_arg": comp.tile_boost_arg[t],
-                    "advanced": comp.tile_adv[t], "advanced_colour": comp.tile_adv_colour[t]}
-            opts = comp.tile_options[t]
-            if len(opts) >= 1:
-                vals["option"] = opts[0]
-            if len(opts) >= 2:
-                opt2[t] = base + _TILE_FOFF["option"] + opts[1]
-            for name, v in vals.items():
-                if v is not None and v >= 0:
-                    fams[name][t] = base + _TILE_FOFF[name] + v
-        for mp in fams.values():
-            cat(src, mp)
-        cat(src, opt2)
+        for rel in tile_rel:
+            cat(src, {t: base + r for t, r in rel.items()})
 
     m = X.m
     F = TILE_F
@@ -673,9 +703,8 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
         ext = _EXT[D.size] = D.new_ext()
     D.fill(state, ext)
     k = ext[P.cat_src]
-    k -= P.cat_lo
-    _clip(k, 0, P.cat_hi, out=k)
-    k += P.cat_base
+    _clip(k, P.cat_lo, P.cat_up, out=k)
+    k += P.cat_shift
     if out is None:
         out = np.zeros(P.N, dtype=np.float32)
     else:
@@ -683,8 +712,8 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
     out[P.cat_abs[k]] = 1.0
     tmp = P.sc_tmp
     tmp[:] = ext[P.sc_src]
+    tmp *= P.sc_scale
     out[P.sc_dst] = tmp
-    out *= P.scale
     return out
 
 

@@ -19,6 +19,8 @@ plain functions that read and write the numpy views; nothing here allocates per 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import actions as A
@@ -38,7 +40,7 @@ from .state import (
     MC_TUCKED, RAVAGER_SLOT, RV_BOARD, RV_BOX, RV_DECK, RV_DISCARD, RV_HAND, RV_SLOT, SRC_ACTIVATION,
     SRC_BOOST, SRC_NEUTRALIZATION, SRC_PENALTY, SRC_REWARD, SRC_START, SRC_TILES, SRC_TRADE, SRC_HAL,
     TL_ADV_DECK, TL_ADV_SLOT, TL_ADV_SPACE, TL_BOX, TL_DISCARD, TL_DISPLAY, TL_EJECTED, TL_GRID, TL_STACK,
-    TL_TAKEN, State, buffer_size, N_M as _N_REGISTERS, _views,
+    TL_TAKEN, State, buffer_size, _views,
     M_N_PLAYERS, M_ADVANCED, M_SOLO, M_N_STRIPS, M_PHASE, M_ACTOR, M_TURN_PLAYER, M_ROUND, M_TURNS,
     M_END_TRIGGERED, M_TRIGGER_ROUND, M_SPES_REACHED, M_GAME_OVER, M_SPES_TOKEN_POS, M_SPES_POS,
     M_RAV_DECK_N, M_ADV_DECK_N, M_HAL_DECK_N, M_HAL_CARD, M_DECISIONS, M_SETUP_SEAT, M_DIE, M_DIE_BOUGHT,
@@ -53,6 +55,10 @@ from .state import (
     PH_COMMAND_CARD, PH_MISSION, PH_PAY, PH_OWNER, PH_KEEP, PH_HAND_LIMIT, PH_B_RESERVE, PH_GAME_OVER,
     PHASE_NAMES,
 )
+# Imported once here rather than inside the functions that use them (an import statement costs microseconds
+# at every call); neither module imports this one at import time.
+from .hal import hal_free_activation, hal_gain, hal_turn  # noqa: E402
+from .scoring import finish_game  # noqa: E402
 
 SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2
 FLIP = (2, 3, 0, 1)                # opposite face: 0<->2, 1<->3 (rulebook A2: opposite faces differ by 2)
@@ -95,8 +101,7 @@ def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
     """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
     if seat == BOT:
         if s.m[M_SOLO]:
-            from .hal import hal_gain   # Hal turns every gain into VP (solitaire rules)
-            hal_gain(s, vec, cause)
+            hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
     if vec[G_SHIP]:
         s.ships[seat] += vec[G_SHIP]
@@ -123,27 +128,42 @@ def _take_robots(s: State, seat: int, n: int) -> None:
 
 
 def _hand_missions(s: State, p: int) -> list[int]:
-    return np.flatnonzero(s.mc_where == MC_HAND + p).tolist()
+    # list.count / list.index scan in C: a few times cheaper than a numpy comparison and flatnonzero
+    where = s.mc_where.tolist()
+    code = MC_HAND + p
+    out = []
+    i = -1
+    for _ in range(where.count(code)):
+        i = where.index(code, i + 1)
+        out.append(i)
+    return out
 
 
 def _hand_total(s: State, p: int) -> int:
-    h = s.hand_mc[p]
-    return int(h[0] + h[1] + h[2])
+    return sum(s.hand_mc[p].tolist())
 
 
 def _lowest_hand_ravager(s: State, p: int) -> int:
-    return int(np.flatnonzero(s.rav_where == RV_HAND + p)[0])
+    where = s.rav_where.tolist()           # list scan in C: cheaper than a numpy comparison and flatnonzero
+    code = RV_HAND + p
+    if code in where:
+        return where.index(code)
+    return int(np.flatnonzero(s.rav_where == code)[0])     # none in hand: the same IndexError as ever
 
 
 def _own_ship_hexes(s: State, p: int) -> list[int]:
-    if s.ships_out(p) == 0:
-        return []
-    return (np.flatnonzero(s.hex_ship.ravel() == p) >> 1).tolist()   # a player has at most one ship per hex
+    # a player has at most one ship per hex; list.count / list.index scan in C, as in _hand_missions
+    hs = s.hex_ship.ravel().tolist()
+    out = []
+    i = -1
+    for _ in range(hs.count(p)):
+        i = hs.index(p, i + 1)
+        out.append(i >> 1)
+    return out
 
 
 def _ships_on(s: State, h: int) -> list[int]:
-    a, b = int(s.hex_ship[h, 0]), int(s.hex_ship[h, 1])
-    return [x for x in (a, b) if x >= 0]
+    return [x for x in s.hex_ship[h].tolist() if x >= 0]
 
 
 def _remove_ship(s: State, h: int, p: int) -> None:
@@ -183,22 +203,26 @@ def _shuffled(s: State, items: list[int]) -> list[int]:
 def _supply_die(s: State, colour: int, damaged_ok: bool = True) -> int:
     """A die of ``colour`` in the supply, undamaged first (rules decision R-B1), or -1."""
     base = colour * 6
+    owners = s.die_owner[base:base + 6].tolist()       # lists: numpy scalar reads are slow
+    damaged = s.die_damaged[base:base + 6].tolist()
     best = -1
-    for d in range(base, base + 6):
-        if s.die_owner[d] == DIE_SUPPLY:
-            if not s.die_damaged[d]:
-                return d
+    for i in range(6):
+        if owners[i] == DIE_SUPPLY:
+            if not damaged[i]:
+                return base + i
             if best < 0 and damaged_ok:
-                best = d
+                best = base + i
     return best
 
 
 def _damage_die(s: State, colour: int) -> bool:
     """Put a Damage cube on an undamaged die of ``colour`` in the supply (a die holds at most one cube)."""
     base = colour * 6
-    for d in range(base, base + 6):
-        if s.die_owner[d] == DIE_SUPPLY and not s.die_damaged[d]:
-            s.die_damaged[d] = 1
+    owners = s.die_owner[base:base + 6].tolist()
+    damaged = s.die_damaged[base:base + 6].tolist()
+    for i in range(6):
+        if owners[i] == DIE_SUPPLY and not damaged[i]:
+            s.die_damaged[base + i] = 1
             return True
     return False
 
@@ -231,7 +255,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     comp = components or (load_components(config.components) if config.components else default_components())
     n = config.num_players
     solo = n == 1
-    buf = np.zeros(buffer_size(len(comp.display_costs)), dtype=np.int16)
+    buf = _blank_buffer(len(comp.display_costs))
     s = State(config, comp, buf, np.random.default_rng(seed))
     if log:
         s.log = []
@@ -241,35 +265,10 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     m[M_SOLO] = int(solo)
     n_strips = comp.strips_used[n]
     m[M_N_STRIPS] = n_strips
-    for name in ("M_HAL_CARD", "M_DIE", "M_ACTION", "M_MISSION", "M_A1_SLOT", "M_A1_COLOUR", "M_TILE_CELL",
-                 "M_TILE_EFFECT", "M_TILE_RETURN", "M_SHIP_HEX", "M_MOVE_RETURN", "M_TAKEN_TILE",
-                 "M_EJECTED_ADV", "M_PAY_RETURN", "M_PAY_SEAT", "M_KEEP_RETURN", "M_B_FREE_COLOUR", "M_OWNER",
-                 "M_HAND_LIMIT_RETURN", "M_SPES_POS", "M_TRIGGER_ROUND", "M_DIE_COLOUR0", "M_DIE_COLOUR"):
-        m[globals()[name]] = -1
-    s.grid[:] = -1
-    s.slots[:] = -1
-    s.adv_space[:] = -1
-    s.rav_loc[:] = -1
-    s.display[:] = -1
-    s.adv_slots[:] = -1
-    s.mc_owner[:] = -1
-    s.mc_hex[:] = -1
-    s.mc_deck[:] = -1
-    s.drawn[:] = -1
-    s.rav_deck[:] = -1
-    s.hex_card[:] = -1
-    s.hex_ship[:] = -1
-    s.hex_terrain[:] = T_ASTEROID
-    s.tech_stack[:] = -1
-    s.adv_deck[:] = -1
-    s.hal_deck[:] = -1
-    s.strip_id[:] = -1
-    s.strip_face[:] = -1
 
     # Step 2: dice (6 / 5 / 4 per colour).
     per = comp.dice_per_colour[n]
-    for d in range(18):
-        s.die_owner[d] = DIE_SUPPLY if d % 6 < per else DIE_ABSENT
+    s.die_owner[:] = [DIE_SUPPLY if d % 6 < per else DIE_ABSENT for d in range(18)]
     # Step 3: the Space strips, order and faces at random; Spes token on the farthest strip.
     chosen = _shuffled(s, list(range(comp.n_strips)))[:n_strips]
     for pos, sid in enumerate(chosen):
@@ -282,8 +281,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         ids = _shuffled(s, list(range(16 * c, 16 * c + 16)))
         s.tech_stack[c, :16] = ids[::-1]           # top of the stack = last element
         s.tech_stack_n[c] = 16
-        for t in ids:
-            s.tile_where[t] = TL_STACK
+        s.tile_where[16 * c:16 * c + 16] = TL_STACK
     order = _shuffled(s, [0, 1, 2])
     for pos, c in enumerate(order):
         t = _pop_tech(s, c)
@@ -293,8 +291,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         s.tile_boost[:48] = 1                      # ADVANCED RULES: boost side up
     # Step 6: Advanced Technology tiles.
     adv = _shuffled(s, list(range(ADV_TILE0, ADV_TILE0 + 16)))
-    for t in adv:
-        s.tile_where[t] = TL_ADV_DECK
+    s.tile_where[ADV_TILE0:ADV_TILE0 + 16] = TL_ADV_DECK
     s.adv_deck[:16] = adv[::-1]
     m[M_ADV_DECK_N] = 16
     for slot in range(comp.n_advanced_slots):
@@ -308,19 +305,16 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     # Step 8: Ravager deck, removals, two cards on the board.
     rav = _shuffled(s, list(range(30)))
     removed = comp.ravagers_removed[n]
-    for r in rav[:removed]:
-        s.rav_where[r] = RV_BOX
+    s.rav_where[rav[:removed]] = RV_BOX
     deck = rav[removed:]
     s.rav_deck[:len(deck)] = deck
     m[M_RAV_DECK_N] = len(deck)
-    for r in deck:
-        s.rav_where[r] = RV_DECK
+    s.rav_where[deck] = RV_DECK
     for _ in range(2):
         r = _pop_ravager(s)
         _place_ravager(s, r)
     # Starting tiles of absent seats go back to the box.
-    for t in range(START_TILE0, START_TILE0 + 12):
-        s.tile_where[t] = TL_BOX
+    s.tile_where[START_TILE0:START_TILE0 + 12] = TL_BOX
     # Steps 9-14: players.
     for p in range(n):
         s.vp[p] = comp.start_vp
@@ -356,12 +350,8 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         s.hal_deck[:12] = hal[::-1]
         m[M_HAL_DECK_N] = 12
     # Step 15: in turn order each player rolls one die of each colour; then the neutral / Hal dice.
-    for p in range(n):
-        for c in range(3):
-            _roll_into(s, p, c, penalise=False)
-    if n <= 2:
-        for c in range(3):
-            _roll_into(s, BOT, c, penalise=False)
+    seats = list(range(n)) + ([BOT] if n <= 2 else [])
+    _roll_dice(s, [(p, c, 1) for p in seats for c in range(3)], penalise=False)
     # Player aids: advantages of positions 2-4 (rules-notes C9).
     for p in range(1, n):
         if comp.aid_resources[p]:
@@ -376,14 +366,50 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     return s
 
 
+_BLANK: dict[int, np.ndarray] = {}
+
+
+def _blank_buffer(display_len: int) -> np.ndarray:
+    """A new state buffer before setup: zeros, with the "none" value -1 in the registers and fields that hold
+    ids, and asteroids on the Space board (a cached template, copied)."""
+    blank = _BLANK.get(display_len)
+    if blank is None:
+        blank = np.zeros(buffer_size(display_len), dtype=np.int16)
+        views = _views(display_len)
+        m = blank[views["m"][1]:views["m"][2]]
+        for reg in (M_HAL_CARD, M_DIE, M_ACTION, M_MISSION, M_A1_SLOT, M_A1_COLOUR, M_TILE_CELL, M_TILE_EFFECT,
+                    M_TILE_RETURN, M_SHIP_HEX, M_MOVE_RETURN, M_TAKEN_TILE, M_EJECTED_ADV, M_PAY_RETURN, M_PAY_SEAT,
+                    M_KEEP_RETURN, M_B_FREE_COLOUR, M_OWNER, M_HAND_LIMIT_RETURN, M_SPES_POS, M_TRIGGER_ROUND,
+                    M_DIE_COLOUR0, M_DIE_COLOUR):
+            m[reg] = -1
+        for name in ("grid", "slots", "adv_space", "rav_loc", "display", "adv_slots", "mc_owner", "mc_hex",
+                     "mc_deck", "drawn", "rav_deck", "hex_card", "hex_ship", "tech_stack", "adv_deck", "hal_deck",
+                     "strip_id", "strip_face"):
+            blank[views[name][1]:views[name][2]] = -1
+        blank[views["hex_terrain"][1]:views["hex_terrain"][2]] = T_ASTEROID
+        _BLANK[display_len] = blank
+    return blank.copy()
+
+
+_STRIP_HEXES: dict[int, tuple[Components, np.ndarray]] = {}
+
+
+def _strip_hexes(comp: Components) -> np.ndarray:
+    """[strip, face] -> (3, 5) array of the terrain, comet flag (1/0) and Ravager icons of the 5 hexes."""
+    hit = _STRIP_HEXES.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        table = np.array([[[st[:5], cm[:5], ic[:5]] for st, cm, ic in zip(ter, com, ico)]
+                          for ter, com, ico in zip(comp.strip_terrain, comp.strip_comet, comp.strip_icons)],
+                         dtype=np.int16)
+        hit = _STRIP_HEXES[id(comp)] = (comp, table)
+    return hit[1]
+
+
 def _lay_strip(s: State, pos: int) -> None:
-    c = s.comp
     sid, face = int(s.strip_id[pos]), int(s.strip_face[pos])
-    for col in range(5):
-        h = pos * 5 + col
-        s.hex_terrain[h] = c.strip_terrain[sid][face][col]
-        s.hex_comet[h] = int(c.strip_comet[sid][face][col])
-        s.hex_icons[h] = c.strip_icons[sid][face][col]
+    h = pos * 5
+    # terrain, comet and icons (the first three rows of the hex block) in one assignment
+    _hex_block(s)[:3, h:h + 5] = _strip_hexes(s.comp)[sid, face]
 
 
 def _next_setup_reserve(s: State, start: int) -> None:
@@ -399,18 +425,50 @@ def _next_setup_reserve(s: State, start: int) -> None:
     _start_turn(s, 0)
 
 
-def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
+def _take_supply_die(s: State, seat: int, colour: int, penalise: bool) -> int:
+    """Move a die of ``colour`` from the supply to ``seat``'s compartment, to be rolled (a damaged one loses its
+    cube and, if ``penalise``, costs 1 VP); the die, or -1 if the supply has none."""
     d = _supply_die(s, colour)
     if d < 0:
-        return False
+        return -1
     if s.die_damaged[d]:
         s.die_damaged[d] = 0
         if penalise:
             gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[colour]} die")
     s.die_owner[d] = seat
     s.die_reserved[d] = 0
+    return d
+
+
+def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
+    d = _take_supply_die(s, seat, colour, penalise)
+    if d < 0:
+        return False
     s.die_value[d] = _roll(s)
     return True
+
+
+def _roll_robots(s: State, seat: int, penalise: bool) -> None:
+    """Roll one die per workstation robot of ``seat``, colour by colour, while the supply has one (Sequence B)."""
+    _roll_dice(s, [(seat, c, k) for c, k in enumerate(s.robots_ws[seat].tolist())], penalise)
+
+
+def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> None:
+    """For each (seat, colour, count) in order, roll ``count`` dice of that colour into the seat's compartment
+    while the supply has one (as ``_roll_into`` one at a time).  The dice are taken first and rolled with one
+    batch of random numbers: the same numbers, in the same order, as one draw per die (nothing in between reads
+    the values), for a fraction of the cost."""
+    taken = []
+    for seat, c, k in wanted:
+        for _ in range(k):
+            d = _take_supply_die(s, seat, c, penalise)
+            if d < 0:
+                break
+            taken.append(d)
+    if taken:
+        faces = s.comp.die_faces
+        for d, x in zip(taken, s.rng.random(len(taken)).tolist()):
+            s.die_value[d] = faces[int(x * len(faces))]        # as _roll
 
 
 # =============================================================================================================
@@ -553,20 +611,20 @@ def _push_display(s: State, t: int) -> None:
     """Inject at display space 1, chain-pushing the contiguous tiles (rules-notes D1); a tile pushed off the
     far end is discarded."""
     disp = s.display
-    L = len(disp)
+    tiles = disp.tolist()
+    L = len(tiles)
     gap = -1
     for i in range(L):
-        if disp[i] < 0:
+        if tiles[i] < 0:
             gap = i
             break
     if gap < 0:
-        out = int(disp[L - 1])
+        out = tiles[L - 1]
         s.tile_where[out] = TL_DISCARD
         s.tile_boost[out] = 0
         gap = L - 1
         _log(s, f"tile {out} pushed out of the display")
-    for i in range(gap, 0, -1):
-        disp[i] = disp[i - 1]
+    disp[1:gap + 1] = tiles[:gap]            # spaces 0 .. gap-1 move up one, in one slice assignment
     disp[0] = t
     s.tile_where[t] = TL_DISPLAY
 
@@ -605,8 +663,7 @@ def _end_turn(s: State) -> None:
     p = int(m[M_TURN_PLAYER])
     m[M_TURNS] += 1
     if m[M_SOLO]:
-        from .hal import hal_turn  # the solitaire opponent, resolved by the engine between the player's turns
-        hal_turn(s)
+        hal_turn(s)        # the solitaire opponent, resolved by the engine between the player's turns
         if s.m[M_GAME_OVER]:
             return
         _round_done(s)
@@ -623,7 +680,6 @@ def _end_turn(s: State) -> None:
 def _round_done(s: State) -> None:
     m = s.m
     if m[M_END_TRIGGERED] and m[M_ROUND] == m[M_TRIGGER_ROUND] + 1:
-        from .scoring import finish_game
         finish_game(s)
         return
     m[M_ROUND] += 1
@@ -642,9 +698,12 @@ def _passable(s: State) -> list[bool]:
     return out
 
 
-def _occupancy_ok(s: State, h: int, p: int, moving_from: int) -> bool:
-    """At most 2 ships per hex, of different players (Command step 1)."""
-    a, b = int(s.hex_ship[h, 0]), int(s.hex_ship[h, 1])
+def _occupancy_ok(s: State, h: int, p: int, moving_from: int, hs: list[int] | None = None) -> bool:
+    """At most 2 ships per hex, of different players (Command step 1).  ``hs``: ``hex_ship`` as a flat list."""
+    if hs is None:
+        a, b = s.hex_ship[h].tolist()
+    else:
+        a, b = hs[2 * h], hs[2 * h + 1]
     cnt = (a >= 0) + (b >= 0)
     own = (a == p) + (b == p)
     if h == moving_from:       # the moving ship itself leaves this hex
@@ -662,13 +721,14 @@ def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: 
     n_strips = int(s.m[M_N_STRIPS])
     dist = distances(n_strips, start, passable, rmax)
     moving_from = start if existing else -1
+    hs = s.hex_ship.ravel().tolist()            # one list for all the occupancy checks
     out = []
     for h, d in dist.items():
         if h == start:
             ok = rmin == 0 or (rmax >= 2 and any(passable[g] for g in neighbours(n_strips)[start]))
         else:
             ok = d >= rmin
-        if ok and _occupancy_ok(s, h, p, moving_from):
+        if ok and _occupancy_ok(s, h, p, moving_from, hs):
             out.append(h)
     out.sort()
     return out
@@ -705,60 +765,84 @@ def _repair_target_exists(s: State, a: int) -> bool:
         return True  # an action cube, or a die cube, or nothing only if both are impossible (checked below)
     if eff == RAV_DAMAGE_DIE:
         c = s.comp.ravager_die_colour[r]
-        return any(s.die_owner[d] == DIE_SUPPLY and not s.die_damaged[d] for d in range(6 * c, 6 * c + 6))
+        owners = s.die_owner[6 * c:6 * c + 6].tolist()
+        damaged = s.die_damaged[6 * c:6 * c + 6].tolist()
+        return any(o == DIE_SUPPLY and not dmg for o, dmg in zip(owners, damaged))
     return False
+
+
+_GEOMETRY: dict[int, tuple[int, tuple[tuple[int, ...], ...], int]] = {}
+
+
+def _geometry(n_strips: int) -> tuple[int, tuple[tuple[int, ...], ...], int]:
+    """(number of hexes, neighbours, Black Angel hex) of a board of n_strips: constants, computed once."""
+    g = _GEOMETRY.get(n_strips)
+    if g is None:
+        g = _GEOMETRY[n_strips] = (n_strips * 5, neighbours(n_strips), black_angel_hex(n_strips))
+    return g
+
+
+class _lazy:
+    """A field of ``_Position`` computed on first use, then stored on the instance: a non-data descriptor, so
+    later reads find the stored value first (no failed look-up and ``__getattr__`` call, which are slow)."""
+
+    def __init__(self, f):
+        self.f = f
+        self.name = f.__name__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.f(obj)
+        return v
 
 
 class _Position:
     """Read-only lists of the position, built on first use and reused while the position is unchanged (see
     ``_memo``): the die-use checks run many times per decision and numpy scalar reads are slow."""
 
-    def __getattr__(self, name: str):
-        # Lazy fields: computed by the _f_<name> method on first use, then stored as plain attributes.
-        try:
-            f = getattr(type(self), "_f_" + name)
-        except AttributeError:
-            raise AttributeError(name) from None
-        v = f(self)
-        self.__dict__[name] = v
-        return v
-
     def __init__(self, s: State):
         self.s = s
-        n_strips = int(s.m[M_N_STRIPS])
-        self.nh = n_strips * 5
-        self.nb = neighbours(n_strips)
-        self.ba = black_angel_hex(n_strips)
+        self.nh, self.nb, self.ba = _geometry(int(s.m[M_N_STRIPS]))
         self._ships: dict[int, list[int]] = {}
 
-    def _f_ter(self) -> list[int]:
+    @_lazy
+    def ter(self) -> list[int]:
         return self.s.hex_terrain[:self.nh].tolist()
 
-    def _f_passable(self) -> list[bool]:
+    @_lazy
+    def passable(self) -> list[bool]:
         out = [t != T_ASTEROID for t in self.ter]
         out[self.ba] = True                       # the Black Angel's shields (Command step 1)
         return out
 
-    def _f_hs(self) -> list[list[int]]:
-        return self.s.hex_ship[:self.nh].tolist()
+    @_lazy
+    def hs(self) -> list[int]:
+        # flat [first, second, first, second, ...] per hex: a flat tolist costs half a nested one
+        return self.s.hex_ship[:self.nh].ravel().tolist()
 
-    def _f_card(self) -> list[int]:
+    @_lazy
+    def card(self) -> list[int]:
         return self.s.hex_card[:self.nh].tolist()
 
-    def _f_dmg(self) -> list[int]:
+    @_lazy
+    def dmg(self) -> list[int]:
         return self.s.dmg.tolist()
 
-    def _f_top(self) -> list[int]:
+    @_lazy
+    def top(self) -> list[int]:
         s = self.s
         rc = s.rav_count.tolist()
         loc = s.rav_loc.tolist()
         eff = s.comp.ravager_effect
         return [eff[loc[a][rc[a] - 1]] if rc[a] else -1 for a in range(6)]
 
-    def _f_any_damage(self) -> bool:
+    @_lazy
+    def any_damage(self) -> bool:
         return any(self.dmg) or any(self.s.die_damaged.tolist())   # only supply dice carry cubes
 
-    def _f_disc_min(self) -> int:
+    @_lazy
+    def disc_min(self) -> int:
         s = self.s
         comp = s.comp
         costs = [c for t, c in zip(s.display.tolist(), comp.display_costs) if t >= 0]
@@ -766,19 +850,38 @@ class _Position:
             costs.append(comp.advanced_cost)
         return min(costs) if costs else 99
 
-    def _f_destroy_min(self) -> int:
+    @_lazy
+    def destroy_min(self) -> int:
         occupied = [k for k in self.s.rav_count.tolist() if k >= 1]
         return min(occupied) if occupied else 99
+
+    @_lazy
+    def act_cards(self) -> tuple[list[int], list[int], list[int]]:
+        """Activation Mission cards in Space, by colour, in hex order (the only cards a die can use)."""
+        comp = self.s.comp
+        out: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for card in self.card:
+            if card >= 0 and comp.mission_kind[card] == MISSION_ACTIVATION:
+                out[comp.mission_colour[card]].append(card)
+        return out
 
     def ships(self, p: int) -> list[int]:
         out = self._ships.get(p)
         if out is None:
-            out = self._ships[p] = [h for h, (a, b) in enumerate(self.hs) if a == p or b == p]
+            # the hexes holding a ship of p, in order: list.count / list.index scan in C
+            hs = self.hs
+            out = []
+            i = -1
+            for _ in range(hs.count(p)):
+                i = hs.index(p, i + 1)
+                if not out or out[-1] != i >> 1:
+                    out.append(i >> 1)
+            self._ships[p] = out
         return out
 
     def free_for(self, h: int, p: int) -> bool:
-        a, b = self.hs[h]
-        return b < 0 and a != p
+        hs = self.hs
+        return hs[2 * h + 1] < 0 and hs[2 * h] != p
 
     def placeable(self, h: int, colour: int) -> bool:
         return self.ter[h] == colour and self.card[h] < 0
@@ -841,9 +944,8 @@ def _board_action_ok(s: State, p: int, a: int, value: int, pos: _Position | None
 
 def _discover_has_option(s: State, remaining: int) -> bool:
     costs = s.comp.display_costs
-    disp = s.display
-    for i in range(len(costs)):
-        if disp[i] >= 0 and costs[i] <= remaining:
+    for i, t in enumerate(s.display.tolist()):
+        if t >= 0 and costs[i] <= remaining:
             return True
     if remaining >= s.comp.advanced_cost:
         return max(s.adv_slots.tolist()) >= 0
@@ -852,9 +954,8 @@ def _discover_has_option(s: State, remaining: int) -> bool:
 
 def _n_spendable_tech(s: State, p: int) -> int:
     """Technology tiles a mission may spend: standard or Starting tiles in the grid or ejected (rules-notes D14)."""
-    g = s.grid[p]
-    k = int(np.count_nonzero((g >= 0) & (g < ADV_TILE0)))
-    return k + int(np.count_nonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p))
+    k = sum(1 for t in s.grid[p].tolist() if 0 <= t < ADV_TILE0)
+    return k + s.tile_where[:ADV_TILE0].tolist().count(TL_EJECTED + p)
 
 
 def _can_pay(s: State, p: int, cost, res_delta: int = 0) -> bool:
@@ -892,57 +993,107 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
     pos = memo.get("pos")
     if pos is None:
         pos = memo["pos"] = _Position(s)
-    out = []
-    max_dmg = comp.max_action_damage
-    for a in _actions_of_colour(comp)[colour]:
-        ev = value - 1 if (value > 0 and pos.dmg[a] >= max_dmg) else value
-        kind = comp.action_kind[a]
-        if kind == ACT_COMMAND:
-            ok = _command_ok(s, p, colour, ev, pos.top[a], pos)
-        elif ev < 1:
-            ok = False
-        elif kind == ACT_DISCOVER:
-            ok = ev >= pos.disc_min
-        elif kind == ACT_REPAIR:
-            ok = pos.any_damage or _repair_target_exists(s, a)
-        else:
-            ok = ev >= pos.destroy_min
-        if ok:
-            out.append(A.BOARD_ACTION + a)
-    if value >= 1 and max(pos.card) >= 0:
-        for card in pos.card:
-            if (card >= 0 and comp.mission_colour[card] == colour and comp.mission_kind[card] == MISSION_ACTIVATION
-                    and _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card], res_delta)):
+    out = [A.BOARD_ACTION + a for a in _actions_of_colour(comp)[colour] if _board_action_ok(s, p, a, value, pos)]
+    if value >= 1:
+        for card in pos.act_cards[colour]:
+            if _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card], res_delta):
                 out.append(A.MISSION_ACTION + card)
     memo[key] = out
     return out
 
 
-def _memo_cut(s: State) -> tuple[int, int]:
-    """The memo key leaves out the registers and which compartment holds which die, showing what: die uses
-    depend on the die's colour and value only, so a die taken in A2 keeps the memo.  Which dice are in the
-    supply stays in the key."""
-    views = _views(len(s.comp.display_costs))
-    return views["die_value"][1], views["die_damaged"][1]
+def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> bool:
+    """``bool(_die_uses(...))`` without listing every use: it stops at the first one and tries the cheap checks
+    first (the colour's other action, then Command, then the activation missions)."""
+    memo = _memo(s)
+    key = (p, colour, value, res_delta, bool)          # the verdict alone
+    ok = memo.get(key)
+    if ok is None:
+        pos = memo.get("pos")
+        if pos is None:
+            pos = memo["pos"] = _Position(s)
+        # The board actions do not depend on the price of a bought die: their verdict is shared by
+        # res_delta 0 and -1 (a colour and value seen among own and others' dice is checked once).
+        board = memo.get(key[:3])
+        if board is None:
+            board = memo[key[:3]] = _board_use(s, p, colour, value, pos)
+        ok = memo[key] = board or (value >= 1 and _mission_use(s, p, colour, res_delta, pos))
+    return ok
+
+
+def _board_use(s: State, p: int, colour: int, value: int, pos: _Position) -> bool:
+    """Some board action of ``colour`` is legal with ``value``: the colour's other action first (its check reads a
+    few cached numbers), then Command."""
+    comp = s.comp
+    kinds = comp.action_kind
+    acts = _actions_of_colour(comp)[colour]
+    for a in acts:
+        if kinds[a] != ACT_COMMAND and _board_action_ok(s, p, a, value, pos):
+            return True
+    for a in acts:
+        if kinds[a] == ACT_COMMAND and _board_action_ok(s, p, a, value, pos):
+            return True
+    return False
+
+
+def _mission_use(s: State, p: int, colour: int, res_delta: int, pos: _Position) -> bool:
+    """Some activation Mission card of ``colour`` in Space is usable (a die of value 1 or more)."""
+    costs = s.comp.mission_cost
+    for card in pos.act_cards[colour]:
+        if _has_access(s, p, card) and _can_pay(s, p, costs[card], res_delta):
+            return True
+    return False
+
+
+# Buffer fields left out of the memo key: the registers; VP and the last sequences (nothing memoized reads
+# them, so the turn choice keeps the memo); which compartment holds which die, showing what (die uses depend on
+# the die's colour and value only, so a die taken in A2 keeps the memo).  Which dice are in the supply is added
+# to the key (a Ravager's damage-a-die effect needs one there).
+_MEMO_SKIP = frozenset(("m", "vp", "vp_src", "last_seq", "die_value", "die_owner", "die_reserved"))
+_MEMO_CUTS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+# The supply flags of the key come from the bytes of the die owners: the low byte of an int16 is 0xFF for
+# DIE_SUPPLY (-1) and for no other owner (-3..4), and bytes.translate maps it to 1, every other byte to 0.
+_LOW_BYTE = 0 if sys.byteorder == "little" else 1
+_SUPPLY_FLAG = bytes(int(b == DIE_SUPPLY & 0xFF) for b in range(256))
+
+
+def _memo_cut(s: State) -> tuple[tuple[int, int], ...]:
+    """The (start, end) byte ranges of the buffer in the memo key (every field but those of ``_MEMO_SKIP``),
+    and last the byte range of the die owners."""
+    n = len(s.comp.display_costs)
+    cut = _MEMO_CUTS.get(n)
+    if cut is None:
+        ranges: list[list[int]] = []
+        views = _views(n)
+        for name, (shape, start, end) in views.items():
+            if name in _MEMO_SKIP:
+                continue
+            if ranges and ranges[-1][1] == 2 * start:
+                ranges[-1][1] = 2 * end
+            else:
+                ranges.append([2 * start, 2 * end])
+        ranges.append([2 * views["die_owner"][1], 2 * views["die_owner"][2]])
+        cut = _MEMO_CUTS[n] = tuple((a, b) for a, b in ranges)
+    return cut
 
 
 def _memo(s: State) -> dict:
     """Results that depend on the position but not on the decision registers, kept while the position is
-    unchanged (e.g. from the turn choice through A1 to the die choice when no card is played)."""
+    unchanged (e.g. from the turn choice through A1 to the die choice when no card is played).  Only the
+    current position's memo is kept: an earlier position almost never comes back."""
     if not s._memo_ok:                     # re-checked once per entry point (legal_actions, apply, ...)
-        a, b = _memo_cut(s)
-        buf = s.buf
-        # which dice are in the supply still matters (a Ravager's damage-a-die effect needs one there)
-        k = buf[_N_REGISTERS:a].tobytes() + (s.die_owner == DIE_SUPPLY).tobytes() + buf[b:].tobytes()
+        # The key: slices of one bytes copy of the buffer (cheaper than slicing the array), and the supply
+        # flags of the dice.
+        full = s.buf.tobytes()
+        cut = _memo_cut(s)
+        k = [full[a:b] for a, b in cut[:-1]]
+        a, b = cut[-1]
+        k.append(full[a + _LOW_BYTE:b:2].translate(_SUPPLY_FLAG))
         if s._memo_key != k:
-            memos = s._memos
-            if memos is None or len(memos) >= 8:
-                memos = s._memos = {}
-            memo = memos.get(k)
-            if memo is None:
-                memo = memos[k] = {}
             s._memo_key = k
-            s._memo = memo
+            s._memo = {}
         s._memo_ok = True
     return s._memo
 
@@ -976,11 +1127,15 @@ def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, bo
                    cache: dict, res_delta: int = 0) -> bool:
     """Does some sequence of die modifications (debris flip, set-to-3 and change-colour boosts) lead to a
     legal use?  ``boosts`` lists the unused boost cells as (cell, effect, colour)."""
+    if not boosts:
+        # No boost: a use as the die is, or once flipped (what the search below finds, without its cache)
+        return (_die_usable(s, p, colour, value, res_delta)
+                or (bool(can_flip) and _die_usable(s, p, colour, FLIP[value], res_delta)))
     key = (colour, value, can_flip, boosts)
     if key in cache:
         return cache[key]
     cache[key] = False
-    ok = bool(_die_uses(s, p, colour, value, res_delta=res_delta))
+    ok = _die_usable(s, p, colour, value, res_delta)
     if not ok and can_flip:
         ok = _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, res_delta)
     if not ok:
@@ -1022,11 +1177,12 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
     debris = s.debris[p] >= 1
     owners = s.die_owner.tolist()
     values = s.die_value.tolist()
+    reserved = s.die_reserved.tolist()
     for d in range(18):
         o = owners[d]
         if o == p:
             ok = _die_reachable(s, p, d // 6, values[d], bool(debris), boosts, cache)
-        elif o >= 0 and can_buy and not s.die_reserved[d]:
+        elif o >= 0 and can_buy and not reserved[d]:
             # the use is judged after paying the price (a mission may need a resource)
             ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache_bought, res_delta=-1)
         else:
@@ -1051,6 +1207,7 @@ def _a2_robust(s: State, p: int) -> bool:
     reserved = s.die_reserved.tolist()
     comp = s.comp
     can_buy = s.res[p] >= 1
+    pos = _position(s)
     seen = set()
     for d in range(18):
         o = owners[d]
@@ -1060,7 +1217,7 @@ def _a2_robust(s: State, p: int) -> bool:
                 continue
             seen.add(key)
             for a in _actions_of_colour(comp)[key[0]]:
-                if comp.action_kind[a] != ACT_COMMAND and _board_action_ok(s, p, a, key[1]):
+                if comp.action_kind[a] != ACT_COMMAND and _board_action_ok(s, p, a, key[1], pos):
                     return True
     return False
 
@@ -1075,10 +1232,11 @@ def legal_actions(s: State) -> list[int]:
     if s._legal_key == key:
         return s._legal
     s._memo_ok = False
-    if s.m[M_GAME_OVER]:
+    m = s.m
+    if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
         out: list[int] = []
     else:
-        out = _LEGAL[int(s.m[M_PHASE])](s)
+        out = _LEGAL[m.item(M_PHASE)](s)
         out.sort()
     s._legal_key = key
     s._legal = out
@@ -1087,7 +1245,7 @@ def legal_actions(s: State) -> list[int]:
 
 def legal_mask(s: State) -> np.ndarray:
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    mask[legal_actions(s)] = 1
+    mask.put(legal_actions(s), 1)          # put: half the cost of indexing with a list
     return mask
 
 
@@ -1151,7 +1309,8 @@ def _a2_still_possible(t: State, p: int) -> bool:
 
 def _legal_setup_reserve(s: State) -> list[int]:
     p = int(s.m[M_SETUP_SEAT])
-    return [A.DONE] + [A.RESERVE_DIE + d for d in range(18) if s.die_owner[d] == p and not s.die_reserved[d]]
+    reserved = s.die_reserved.tolist()
+    return [A.DONE] + [A.RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
 
 
 def _legal_turn(s: State) -> list[int]:
@@ -1165,14 +1324,14 @@ def _legal_turn(s: State) -> list[int]:
 
 def _legal_a1_card(s: State) -> list[int]:
     p = int(s.m[M_TURN_PLAYER])
-    empty = [k for k in range(6) if s.slots[p, k] < 0]
+    empty = [k for k, code in enumerate(s.slots[p].tolist()) if code < 0]
     cands = []
     if empty:
         for card in _hand_missions(s, p):
             base = A.PLAY_MISSION + card * 6
-            cands.extend(base + k for k in empty)
+            cands.extend([base + k for k in empty])
         if s.hand_rav[p] > 0:
-            cands.extend(A.PLAY_RAVAGER + k for k in empty)
+            cands.extend([A.PLAY_RAVAGER + k for k in empty])
     return [A.DONE] + _guarded(s, p, cands)
 
 
@@ -1184,9 +1343,11 @@ def _pending_cells(s: State) -> list[int]:
 def _legal_a1_tiles(s: State) -> list[int]:
     p = int(s.m[M_TURN_PLAYER])
     cells = _pending_cells(s)
+    grid = s.grid[p].tolist()
+    boost = s.tile_boost
     # R-A2 with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only use
-    boosted = [A.RESOLVE_TILE + c for c in cells if s.tile_boost[int(s.grid[p, c])]]
-    plain = [A.RESOLVE_TILE + c for c in cells if not s.tile_boost[int(s.grid[p, c])]]
+    boosted = [A.RESOLVE_TILE + c for c in cells if boost[grid[c]]]
+    plain = [A.RESOLVE_TILE + c for c in cells if not boost[grid[c]]]
     return [A.DONE] + plain + _guarded(s, p, boosted)
 
 
@@ -1337,12 +1498,12 @@ def _legal_discover(s: State) -> list[int]:
     rem = int(m[M_VALUE]) - int(m[M_DONE])
     out = [A.DONE] if m[M_DONE] > 0 else []
     costs = s.comp.display_costs
-    for i in range(len(costs)):
-        if s.display[i] >= 0 and costs[i] <= rem:
+    for i, t in enumerate(s.display.tolist()):
+        if t >= 0 and costs[i] <= rem:
             out.append(A.TAKE_TECH + i)
     if rem >= s.comp.advanced_cost:
-        for k in range(len(s.adv_slots)):
-            if s.adv_slots[k] >= 0:
+        for k, t in enumerate(s.adv_slots.tolist()):
+            if t >= 0:
                 out.append(A.TAKE_ADVANCED + k)
     return out
 
@@ -1362,9 +1523,11 @@ def _legal_advanced_space(s: State) -> list[int]:
 def _legal_repair(s: State) -> list[int]:
     m = s.m
     out = [A.DONE] if m[M_DONE] > 0 else []
-    out.extend(A.REPAIR_ACTION + a for a in range(6) if s.dmg[a] > 0)
+    out.extend([A.REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
+    owners = s.die_owner.tolist()
+    damaged = s.die_damaged.tolist()
     for c in range(3):
-        if any(s.die_owner[d] == DIE_SUPPLY and s.die_damaged[d] for d in range(6 * c, 6 * c + 6)):
+        if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
             out.append(A.REPAIR_DIE + c)
     return out
 
@@ -1372,9 +1535,9 @@ def _legal_repair(s: State) -> list[int]:
 def _legal_debris(s: State) -> list[int]:
     p = int(s.m[M_ACTOR])
     out = [A.DEBRIS_TO_STORAGE]
-    for cell in range(9):
-        t = int(s.grid[p, cell])
-        if _activatable(s, t) and not s.tile_debris[t]:
+    debris = s.tile_debris
+    for cell, t in enumerate(s.grid[p].tolist()):
+        if _activatable(s, t) and not debris[t]:
             out.append(A.DEBRIS_TO_TILE + cell)
     return out
 
@@ -1383,7 +1546,7 @@ def _legal_destroy(s: State) -> list[int]:
     m = s.m
     rem = int(m[M_VALUE]) - int(m[M_DONE])
     out = [A.DONE] if m[M_DONE] > 0 else []
-    out.extend(A.DESTROY + a for a in range(6) if 1 <= s.rav_count[a] <= rem)
+    out.extend([A.DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
     return out
 
 
@@ -1440,7 +1603,8 @@ def _legal_b_reserve(s: State) -> list[int]:
     m = s.m
     p = int(m[M_TURN_PLAYER])
     free = int(m[M_B_FREE_COLOUR])
-    own = [d for d in range(18) if s.die_owner[d] == p and not s.die_reserved[d]]
+    reserved = s.die_reserved.tolist()
+    own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
     if free >= 0:
         return [A.RESERVE_DIE + d for d in own if d // 6 == free]
     out = [A.DONE]
@@ -1478,11 +1642,12 @@ _LEGAL = [_LEGAL[i] for i in range(len(PHASE_NAMES))]
 
 def apply(s: State, action: int) -> None:
     """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
-    if s.m[M_GAME_OVER]:
+    if s.m.item(M_GAME_OVER):
         raise IllegalActionError(f"the game is over; action {action} cannot be applied")
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(f"an action must be an integer id, got {action!r}")
-    action = int(action)
+    if type(action) is not int:            # a plain int (the usual case) needs neither check nor conversion
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action must be an integer id, got {action!r}")
+        action = int(action)
     legal = legal_actions(s)
     if action not in legal:
         what = A.action_to_string(action) if 0 <= action < A.NUM_ACTIONS else "out of range"
@@ -1507,7 +1672,7 @@ def apply_unchecked(s: State, action: int) -> None:
 def _dispatch(s: State, action: int) -> None:
     s._legal_key = None
     s._memo_ok = False
-    _APPLY[int(s.m[M_PHASE])](s, action)
+    _APPLY[s.m.item(M_PHASE)](s, action)
 
 
 # --- setup and turn ------------------------------------------------------------------------------------
@@ -1565,8 +1730,9 @@ def _do_a1_card(s: State, a: int) -> None:
         colour = card // 20
     pend = 0
     comp = s.comp
+    grid = s.grid[p].tolist()
     for cell in _line_cells(slot):
-        t = int(s.grid[p, cell])
+        t = grid[cell]
         if _activatable(s, t) and (colour < 0 or comp.tile_colour[t] == colour):
             pend |= 1 << cell
     m[M_A1_SLOT] = slot
@@ -2221,7 +2387,6 @@ def _finish_mission(s: State) -> None:
     if owner != p:
         if owner == BOT:
             if m[M_SOLO]:
-                from .hal import hal_free_activation
                 hal_free_activation(s, card)
         else:
             m[M_OWNER] = owner
@@ -2334,17 +2499,15 @@ def _sequence_b(s: State, p: int) -> None:
     """B.1 Reroll: lose the value of the dice still in the compartment, roll one die per workstation robot
     (damaged dice cost 1 VP each); then the optional reservation."""
     total = 0
-    for d in range(18):
-        if s.die_owner[d] == p:
-            total += int(s.die_value[d])
+    values = s.die_value.tolist()                  # lists: numpy scalar reads are slow
+    for d, o in enumerate(s.die_owner.tolist()):
+        if o == p:
+            total += values[d]
             s.die_owner[d] = DIE_SUPPLY
             s.die_reserved[d] = 0
             s.die_value[d] = 0
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
-    for c in range(3):
-        for _ in range(int(s.robots_ws[p, c])):
-            if not _roll_into(s, p, c, penalise=True):
-                break
+    _roll_robots(s, p, penalise=True)
     if s.m[M_N_PLAYERS] == 2:
         _neutral_dice(s)
     s.m[M_B_PAID] = 0
@@ -2358,11 +2521,12 @@ def _sequence_b(s: State, p: int) -> None:
 def _neutral_dice(s: State) -> None:
     """2-PLAYER GAME: the neutral's 1-3 dice stay, its stars return; then a die of each colour where it has a
     workstation robot and no die of that colour."""
-    for d in range(18):
-        if s.die_owner[d] == BOT and s.die_value[d] == 0:
+    values = s.die_value.tolist()
+    for d, o in enumerate(s.die_owner.tolist()):
+        if o == BOT and values[d] == 0:
             s.die_owner[d] = DIE_SUPPLY
     for c in range(3):
-        if s.robots_ws[BOT, c] > 0 and not any(s.die_owner[d] == BOT for d in range(6 * c, 6 * c + 6)):
+        if s.robots_ws[BOT, c] > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
             _roll_into(s, BOT, c, penalise=False)
 
 
@@ -2402,17 +2566,16 @@ def _finish_b(s: State) -> None:
 
 def reset_board(s: State, p: int) -> None:
     """B.2: discard the cards played around the board; debris on tiles back to storage."""
-    for k in range(6):
-        code = int(s.slots[p, k])
+    for code in s.slots[p].tolist():
         if code >= RAVAGER_SLOT:
             s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
         elif code >= 0:
             _discard_mission(s, code)
-        s.slots[p, k] = -1
-    for cell in range(9):
-        t = int(s.grid[p, cell])
-        if t >= 0 and s.tile_debris[t]:
-            s.tile_debris[t] = 0
+    s.slots[p] = -1
+    debris = s.tile_debris
+    for t in s.grid[p].tolist():
+        if t >= 0 and debris[t]:
+            debris[t] = 0
             s.debris[p] += 1
 
 
@@ -2429,7 +2592,7 @@ def advance_black_angel(s: State) -> None:
     reached = s.hex_terrain[nxt] == T_SPES
     _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
     # Eject the cards of strip 1 (position 0).
-    ejected = [int(s.hex_card[h]) for h in range(5) if s.hex_card[h] >= 0]
+    ejected = [card for card in s.hex_card[:5].tolist() if card >= 0]
     for card in ejected:
         _neutralization(s, card)
     for card in ejected:
@@ -2446,26 +2609,29 @@ def advance_black_angel(s: State) -> None:
         s.mc_hex[card] = -1
         if owner == BOT:
             s.mc_owner[card] = -1
+    hs = s.hex_ship[:5].ravel().tolist()
     for h in range(5):
-        for q in _ships_on(s, h):             # ships on the ejected strip return to the supply (rules-notes D5)
-            _ship_to_supply(s, h, q)
+        for q in hs[2 * h:2 * h + 2]:         # ships on the ejected strip return to the supply (rules-notes D5)
+            if q >= 0:
+                _ship_to_supply(s, h, q)
     # Flip strip 1, put it last, shift everything toward the board.
-    first_id, first_face = int(s.strip_id[0]), int(s.strip_face[0])
+    strips = _strip_block(s)                  # strip_id, strip_face: one shift for the two
+    first_id, first_face = strips[:, 0].tolist()
     last = n_strips - 1
     nh = n_strips * 5
-    for name in ("hex_terrain", "hex_comet", "hex_icons", "hex_card"):
-        arr = getattr(s, name)
-        arr[:nh - 5] = arr[5:nh].copy()
+    hexes = _hex_block(s)                     # terrain, comet, icons, card: one shift for the four
+    hexes[:, :nh - 5] = hexes[:, 5:nh].copy()
     s.hex_ship[:nh - 5] = s.hex_ship[5:nh].copy()
     s.hex_ship[nh - 5:nh] = -1
     s.hex_card[nh - 5:nh] = -1
-    s.strip_id[:last] = s.strip_id[1:n_strips].copy()
-    s.strip_face[:last] = s.strip_face[1:n_strips].copy()
-    s.strip_id[last] = first_id
-    s.strip_face[last] = 1 - first_face
+    strips[:, :last] = strips[:, 1:n_strips].copy()
+    strips[:, last] = (first_id, 1 - first_face)
     _lay_strip(s, last)
-    space = s.mc_where == MC_SPACE
-    s.mc_hex[space] -= 5
+    where = s.mc_where.tolist()
+    i = -1
+    for _ in range(where.count(MC_SPACE)):    # the Mission cards in Space (list scan in C)
+        i = where.index(MC_SPACE, i + 1)
+        s.mc_hex[i] -= 5
     if m[M_SPES_POS] >= 0:
         m[M_SPES_POS] -= 1
         h = int(m[M_SPES_POS]) * 5 + 2
@@ -2485,6 +2651,27 @@ def advance_black_angel(s: State) -> None:
     if reached:
         m[M_SPES_REACHED] = 1
         _trigger_end(s, "the Black Angel reached Spes")
+
+
+def _hex_block(s: State) -> np.ndarray:
+    """The fields hex_terrain, hex_comet, hex_icons and hex_card (consecutive in the buffer) as one (4, hexes)
+    view."""
+    f = s._fields
+    start, end = f["hex_terrain"][1], f["hex_card"][2]
+    return s.buf[start:end].reshape(4, -1)
+
+
+def _strip_block(s: State) -> np.ndarray:
+    """The fields strip_id and strip_face (consecutive in the buffer) as one (2, strips) view."""
+    f = s._fields
+    return s.buf[f["strip_id"][1]:f["strip_face"][2]].reshape(2, -1)
+
+
+_v = _views(8)
+assert _v["hex_terrain"][2] == _v["hex_comet"][1] and _v["hex_comet"][2] == _v["hex_icons"][1] \
+    and _v["hex_icons"][2] == _v["hex_card"][1], "_hex_block needs the four hex fields consecutive"
+assert _v["strip_id"][2] == _v["strip_face"][1], "_strip_block needs strip_id and strip_face consecutive"
+del _v
 
 
 def _count_space(s: State, seat: int, colour: int) -> int:

@@ -23,6 +23,7 @@ computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H
 
 from __future__ import annotations
 
+import sys
 from itertools import combinations
 
 import numpy as np
@@ -41,8 +42,12 @@ SEQ_A = 1
 
 
 def _engine():
-    from . import engine  # the engine imports this module lazily; import it back lazily too
-    return engine
+    # The engine imports this module lazily; import it back lazily too.  Once imported it is taken from
+    # sys.modules: ``from . import engine`` goes through the import machinery at every call.
+    eng = sys.modules.get(__package__ + ".engine")
+    if eng is None:
+        from . import engine as eng
+    return eng
 
 
 def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int = 0, ravagers: int = 0) -> None:
@@ -80,9 +85,10 @@ def _draw_hal_card(s: State) -> int:
 
 
 def _colour_available(s: State, colour: int) -> bool:
-    for d in range(6 * colour, 6 * colour + 6):
-        o = int(s.die_owner[d])
-        if o == BOT or (o == 0 and not s.die_reserved[d]):
+    base = 6 * colour
+    reserved = s.die_reserved[base:base + 6].tolist()      # lists: numpy scalar reads are slow
+    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
+        if o == BOT or (o == 0 and not reserved[i]):
             return True
     return False
 
@@ -90,12 +96,14 @@ def _colour_available(s: State, colour: int) -> bool:
 def _pick_die(s: State, colour: int) -> int:
     """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties."""
     best, best_key = -1, None
-    for d in range(6 * colour, 6 * colour + 6):
-        o = int(s.die_owner[d])
-        if o == BOT or (o == 0 and not s.die_reserved[d]):
-            key = (int(s.die_value[d]), o == BOT)
+    base = 6 * colour
+    reserved = s.die_reserved[base:base + 6].tolist()
+    values = s.die_value[base:base + 6].tolist()
+    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
+        if o == BOT or (o == 0 and not reserved[i]):
+            key = (values[i], o == BOT)
             if best_key is None or key > best_key:
-                best, best_key = d, key
+                best, best_key = base + i, key
     return best
 
 
@@ -114,7 +122,7 @@ def hal_turn(s: State) -> None:
     """One turn of Hal's, right after the player's turn."""
     eng = _engine()
     comp = s.comp
-    has_die = any(s.die_owner[d] == BOT for d in range(18))
+    has_die = BOT in s.die_owner.tolist()
     if not has_die:
         _hal_sequence_b(s)
         return
@@ -153,10 +161,7 @@ def _hal_sequence_b(s: State) -> None:
         eng._log(s, "Hal has no dice in his final turn: he passes")
         return
     eng._log(s, "Hal has no dice: he rolls and the Black Angel advances")
-    for c in range(3):
-        for _ in range(int(s.robots_ws[BOT, c])):
-            if not eng._roll_into(s, BOT, c, penalise=True):
-                break
+    eng._roll_robots(s, BOT, penalise=True)
     if not s.m[M_END_TRIGGERED]:
         eng.advance_black_angel(s)
 
@@ -263,11 +268,12 @@ def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
 
 def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
-    locs = [a for a in order if s.rav_count[a] > 0]
+    counts = s.rav_count.tolist()               # a list: up to 63 combinations read it
+    locs = [a for a in order if counts[a] > 0]
     best, best_key = None, None
     for k in range(len(locs), 0, -1):
         for combo in combinations(range(len(locs)), k):
-            total = sum(int(s.rav_count[locs[i]]) for i in combo)
+            total = sum(counts[locs[i]] for i in combo)
             if total > ev:
                 continue
             key = (total, tuple(-i for i in combo))    # most cards, then the earliest in the rotation

@@ -60,7 +60,7 @@ from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
 from .config import GameConfig
-from .encoding import encode_observation, encode_state, observation_high, state_size
+from .encoding import _plan, encode_observation, encode_state, observation_high, state_size
 from .state import BOT, M_SOLO, PHASE_NAMES, State
 
 __all__ = ["env", "raw_env", "REWARD_SCHEMES"]
@@ -165,6 +165,8 @@ class raw_env(AECEnv, EzPickle):
         self._zero_mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         self._version = 0
         self._obs_cache: dict[str, tuple[int, dict]] = {}
+        for seat in range(n):              # the observation encoders' index arrays, built once here, not mid-game
+            _plan(self._comp, n, seat)
 
     # -- spaces ---------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -338,6 +340,15 @@ class _TerminateIllegal(_FastForward, wrappers.TerminateIllegalWrapper):
         super().__init__(env, illegal_reward=illegal_reward)
         self._bind_raw()
 
+    def observe(self, agent: str):
+        """TerminateIllegalWrapper.observe, reading the raw environment directly (the same values)."""
+        raw = self._raw_env
+        obs = self.env.observe(agent)
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = raw.infos[agent] if agent in raw.infos else {}
+        return obs
+
     def step(self, action) -> None:
         raw = self._raw_env
         agent = raw.agent_selection
@@ -361,11 +372,32 @@ class _AssertOutOfBounds(_FastForward, wrappers.AssertOutOfBoundsWrapper):
         super().__init__(env)
         self._bind_raw()
 
+    def step(self, action) -> None:
+        """AssertOutOfBoundsWrapper.step, with a shortcut for the usual case: a plain int in the agent's
+        Discrete space needs no ``contains`` call (which costs several microseconds)."""
+        raw = self._raw_env
+        agent = raw.agent_selection
+        space = raw.action_space(agent)
+        fast = type(action) is int and type(space) is spaces.Discrete and space.start <= action < space.start + space.n
+        if not fast:
+            assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) \
+                or space.contains(action), "action is not in action space"
+        self.env.step(action)
+
 
 class _OrderEnforcing(_FastForward, wrappers.OrderEnforcingWrapper):
     def __init__(self, env):
         super().__init__(env)
         self._bind_raw()
+
+    def last(self, observe: bool = True):
+        """AECEnv.last, reading the raw environment's dictionaries directly (the same values)."""
+        agent = self.agent_selection              # AttributeError before reset(), as OrderEnforcingWrapper does
+        assert agent is not None
+        observation = self.observe(agent) if observe else None
+        raw = self._raw_env
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
+                raw.infos[agent])
 
 
 for _name in _HOT:

@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .constants import (
     AE_ADVANCED, AE_CARDS_IN_SPACE, AE_DEBRIS, AE_EJECTED_TECH, AE_RAVAGERS, AE_TILES_OF_COLOUR, ADV_TILE0,
     N_TECH,
@@ -28,21 +26,22 @@ from .state import (
 def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
     """How many elements player p has for each Advanced-tile kind (kind, colour)."""
     comp = s.comp
-    grid = [int(t) for t in s.grid[p] if t >= 0]
+    grid = [t for t in s.grid[p].tolist() if t >= 0]      # lists: numpy calls on small arrays are slow
+    where = s.tile_where.tolist()
     out: dict[tuple[int, int], int] = {}
     for c in range(3):
         out[(AE_TILES_OF_COLOUR, c)] = sum(1 for t in grid if t < N_TECH and comp.tile_colour[t] == c)
     # Ejected Technology tiles: standard tiles only (rules-notes D13, Starting tiles are colourless).
-    out[(AE_EJECTED_TECH, -1)] = int(np.count_nonzero(s.tile_where[:N_TECH] == TL_EJECTED + p))
+    out[(AE_EJECTED_TECH, -1)] = where[:N_TECH].count(TL_EJECTED + p)
     out[(AE_DEBRIS, -1)] = int(s.debris[p])
     out[(AE_RAVAGERS, -1)] = int(s.hand_rav[p])
     adv_in_grid = sum(1 for t in grid if t >= ADV_TILE0)
-    adv_out = int(np.count_nonzero((s.tile_where[ADV_TILE0:] == TL_EJECTED + p)
-                                   | (s.tile_where[ADV_TILE0:] == TL_ADV_SPACE + p)))
+    adv_out = where[ADV_TILE0:].count(TL_EJECTED + p) + where[ADV_TILE0:].count(TL_ADV_SPACE + p)
     out[(AE_ADVANCED, -1)] = adv_in_grid + adv_out
     # Cards in Space the player owns, strip 1 excluded (appendix note; rules-notes D7).
-    owned = (s.mc_where == MC_SPACE) & (s.mc_owner == p) & (s.mc_hex >= 5)
-    out[(AE_CARDS_IN_SPACE, -1)] = int(np.count_nonzero(owned))
+    owners, hexes = s.mc_owner.tolist(), s.mc_hex.tolist()
+    out[(AE_CARDS_IN_SPACE, -1)] = sum(1 for c, w in enumerate(s.mc_where.tolist())
+                                       if w == MC_SPACE and owners[c] == p and hexes[c] >= 5)
     return out
 
 
@@ -50,17 +49,18 @@ def advanced_tiles_detail(s: State, p: int) -> list[dict]:
     """Each Advanced tile of p with its kind, cap, elements used and VP."""
     comp = s.comp
     tiles = []   # (tile, cap)
-    for t in (int(x) for x in s.grid[p]):
+    for t in s.grid[p].tolist():
         if t >= ADV_TILE0:
             tiles.append((t, 4, "grid"))
-    for k in range(3):
-        t = int(s.adv_space[p, k])
+    for k, t in enumerate(s.adv_space[p].tolist()):
         if t >= 0:
-            tucked = int(np.count_nonzero(s.mc_where[20 * k:20 * k + 20] == MC_TUCKED + p))
+            tucked = s.mc_where[20 * k:20 * k + 20].tolist().count(MC_TUCKED + p)
             tiles.append((t, 4 + 2 * tucked, f"space {k}"))
-    for t in range(ADV_TILE0, ADV_TILE0 + 16):
-        if s.tile_where[t] == TL_EJECTED + p:
+    for t, w in enumerate(s.tile_where[ADV_TILE0:ADV_TILE0 + 16].tolist(), ADV_TILE0):
+        if w == TL_EJECTED + p:
             tiles.append((t, 4, "ejected"))
+    if not tiles:
+        return []            # no Advanced tile: no need to count the elements
     elems = _elements(s, p)
     remaining = dict(elems)
     out = []
@@ -87,11 +87,11 @@ def finish_game(s: State) -> None:
     """Final scoring; marks the game over."""
     from .engine import gain_vp, _log  # noqa: PLC0415 - scoring is called by the engine at the very end
     n = s.num_players
+    debris = s.tile_debris
     for p in range(n):
-        for cell in range(9):
-            t = int(s.grid[p, cell])
-            if t >= 0 and s.tile_debris[t]:
-                s.tile_debris[t] = 0
+        for t in s.grid[p].tolist():
+            if t >= 0 and debris[t]:
+                debris[t] = 0
                 s.debris[p] += 1
     for p in range(n):
         adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))

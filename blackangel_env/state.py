@@ -151,7 +151,6 @@ class State:
         self._memo_key = None
         self._memo = None
         self._memo_ok = False
-        self._memos = None
         self._bind()
 
     @property
@@ -211,7 +210,6 @@ class State:
         new._memo_key = None
         new._memo = None
         new._memo_ok = False
-        new._memos = None
         new._bind()
         return new
 
