@@ -1,6 +1,7 @@
 """Play many seeded random games and check every invariant after every action.
 
     python benchmarks/random_games.py --games 1000            # 1-4 players, base and advanced rules
+    python benchmarks/random_games.py --games 1000 --masks    # also: every legal action applies (on a copy)
 
 For each player count and rule set, plays ``--games`` games (seeds 0..games-1) with uniformly random legal
 actions, runs ``invariants.check_invariants`` after every action and at the end checks the final scores
@@ -23,7 +24,15 @@ from blackangel_env import engine  # noqa: E402
 from blackangel_env.invariants import check_invariants  # noqa: E402
 
 
-def sweep(num_players: int, advanced: bool, games: int) -> dict:
+def _check_masks(s) -> None:
+    """Every action of the mask applies on a copy and keeps the invariants."""
+    for a in engine.legal_actions(s):
+        t = s.copy()
+        engine.apply(t, a)
+        check_invariants(t)
+
+
+def sweep(num_players: int, advanced: bool, games: int, masks: bool = False) -> dict:
     decisions = 0
     wins_hal = 0
     t0 = time.perf_counter()
@@ -35,6 +44,8 @@ def sweep(num_players: int, advanced: bool, games: int) -> dict:
             legal = engine.legal_actions(s)
             a = legal[int(rng.integers(len(legal)))]
             try:
+                if masks:
+                    _check_masks(s)
                 engine.apply(s, a)
                 check_invariants(s)
             except Exception as e:  # noqa: BLE001 - report the replayable coordinates, then re-raise
@@ -58,10 +69,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--players", default="1,2,3,4")
     ap.add_argument("--rules", default="base,advanced", help="base, advanced or both")
+    ap.add_argument("--masks", action="store_true", help="also apply every legal action of every state on a copy")
     args = ap.parse_args(argv)
     for n in (int(x) for x in args.players.split(",")):
         for rules in args.rules.split(","):
-            r = sweep(n, rules == "advanced", args.games)
+            r = sweep(n, rules == "advanced", args.games, args.masks)
             print(" ".join(f"{k}={v}" for k, v in r.items()), flush=True)
     print("all invariants held")
 

@@ -67,33 +67,43 @@ def test_scores_consistent_with_the_log(n):
         assert last.get(f"player_{p}", 5) == int(s.vp[p])
 
 
+@pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("n", COUNTS)
-def test_mask_and_rules_agree(n):
+def test_mask_and_rules_agree(n, advanced):
     """On states from random games: every action the mask allows applies without error, and every action it
     forbids is refused with IllegalActionError, leaving the state (buffer and generator) unchanged."""
     rng = np.random.default_rng(n)
-    s = engine.new_game(num_players=n, advanced=(n % 2 == 0), seed=n)
-    steps = 0
-    while not s.terminal and steps < 400:
-        legal = engine.legal_actions(s)
-        mask = engine.legal_mask(s)
-        assert mask.dtype == np.int8 and mask.shape == (A.NUM_ACTIONS,)
-        assert sorted(np.flatnonzero(mask).tolist()) == legal
-        if steps % 3 == 0:
-            for a in legal:
-                t = s.copy()
-                engine.apply(t, a)
-                check_invariants(t)
-            before_buf = s.buf.copy()
-            before_rng = s.rng_state()
-            illegal = np.flatnonzero(mask == 0)
-            for a in rng.choice(illegal, size=min(25, len(illegal)), replace=False).tolist():
-                with pytest.raises(engine.IllegalActionError, match="not legal"):
-                    engine.apply(s, a)
-            assert np.array_equal(s.buf, before_buf)
-            assert s.rng_state() == before_rng
-        engine.apply(s, legal[int(rng.integers(len(legal)))])
-        steps += 1
+    for game in range(6):
+        s = engine.new_game(num_players=n, advanced=advanced, seed=100 * n + game)
+        steps = 0
+        while not s.terminal:
+            check_mask_agrees(s, rng, illegal_samples=25 if steps % 3 == 0 else 0)
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.integers(len(legal)))])
+            steps += 1
+
+
+def check_mask_agrees(s: State, rng: np.random.Generator, illegal_samples: int = 25) -> None:
+    """Every allowed action applies (on a copy) keeping the invariants; sampled forbidden ones are refused with
+    the state left exactly as it was."""
+    legal = engine.legal_actions(s)
+    mask = engine.legal_mask(s)
+    assert mask.dtype == np.int8 and mask.shape == (A.NUM_ACTIONS,)
+    assert sorted(np.flatnonzero(mask).tolist()) == legal
+    assert legal, "a live state must have a legal action"
+    for a in legal:
+        t = s.copy()
+        engine.apply(t, a)
+        check_invariants(t)
+    if illegal_samples:
+        before_buf = s.buf.copy()
+        before_rng = s.rng_state()
+        illegal = np.flatnonzero(mask == 0)
+        for a in rng.choice(illegal, size=min(illegal_samples, len(illegal)), replace=False).tolist():
+            with pytest.raises(engine.IllegalActionError, match="not legal"):
+                engine.apply(s, a)
+        assert np.array_equal(s.buf, before_buf)
+        assert s.rng_state() == before_rng
 
 
 def test_bad_action_values_are_refused():
