@@ -26,7 +26,6 @@ from __future__ import annotations
 import sys
 from itertools import combinations
 
-import numpy as np
 
 from .constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, G_RAVAGER, G_RESOURCE, G_ROBOT,
@@ -34,7 +33,7 @@ from .constants import (
     RAV_DAMAGE_NEXT,
 )
 from .state import (
-    BOT, DIE_IN_USE, DIE_SUPPLY, M_ADVANCED, M_END_TRIGGERED, M_GAME_OVER, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+    BOT, DIE_IN_USE, DIE_SUPPLY, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
     MC_DISCARD, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
 

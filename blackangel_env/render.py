@@ -500,7 +500,7 @@ def _bot(s: State) -> list[str]:
                        f"{comp.hal_top_action[card] + 1}, bottom {COLOURS[comp.hal_bottom_colour[card]]} action "
                        f"{comp.hal_bottom_action[card] + 1}")
         if m[M_GAME_OVER]:
-            out.append(f"  score: " + ", ".join(f"{name} {int(s.vp_src[BOT, i])}"
+            out.append("  score: " + ", ".join(f"{name} {int(s.vp_src[BOT, i])}"
                                                   for i, name in enumerate(VP_SOURCES) if s.vp_src[BOT, i])
                        + f", total {int(s.vp[BOT])}")
     else:

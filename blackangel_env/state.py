@@ -70,9 +70,65 @@ M_NAMES = (
     "ejected_adv", "pay_tech", "pay_mission", "pay_return", "pay_seat", "keep_return", "keep_n",
     "b_paid", "b_free_colour", "owner", "boosts_used", "hand_limit_return",
 )
-for _i, _n in enumerate(M_NAMES):
-    globals()["M_" + _n.upper()] = _i
+# one named constant per register (index into m):
+M_N_PLAYERS = 0
+M_ADVANCED = 1
+M_SOLO = 2
+M_N_STRIPS = 3
+M_PHASE = 4
+M_ACTOR = 5
+M_TURN_PLAYER = 6
+M_ROUND = 7
+M_TURNS = 8
+M_END_TRIGGERED = 9
+M_TRIGGER_ROUND = 10
+M_SPES_REACHED = 11
+M_GAME_OVER = 12
+M_SPES_TOKEN_POS = 13
+M_SPES_POS = 14
+M_RAV_DECK_N = 15
+M_ADV_DECK_N = 16
+M_HAL_DECK_N = 17
+M_HAL_CARD = 18
+M_DECISIONS = 19
+M_SETUP_SEAT = 20
+M_DIE = 21
+M_DIE_BOUGHT = 22
+M_DIE_COLOUR0 = 23
+M_DIE_COLOUR = 24
+M_DIE_VALUE = 25
+M_DIE_FLIPPED = 26
+M_ACTION = 27
+M_MISSION = 28
+M_VALUE = 29
+M_DONE = 30
+M_A1_SLOT = 31
+M_A1_COLOUR = 32
+M_PENDING = 33
+M_TILE_CELL = 34
+M_TILE_EFFECT = 35
+M_TILE_RETURN = 36
+M_TILE_ADJACENT = 37
+M_SHIP_HEX = 38
+M_SHIP_LAUNCH = 39
+M_MOVE_RANGE = 40
+M_MOVE_MIN = 41
+M_MOVE_RETURN = 42
+M_TAKEN_TILE = 43
+M_EJECTED_ADV = 44
+M_PAY_TECH = 45
+M_PAY_MISSION = 46
+M_PAY_RETURN = 47
+M_PAY_SEAT = 48
+M_KEEP_RETURN = 49
+M_KEEP_N = 50
+M_B_PAID = 51
+M_B_FREE_COLOUR = 52
+M_OWNER = 53
+M_BOOSTS_USED = 54
+M_HAND_LIMIT_RETURN = 55
 N_M = len(M_NAMES)
+assert [globals()["M_" + n.upper()] for n in M_NAMES] == list(range(N_M))
 
 # --- phases --------------------------------------------------------------------------------------------------
 PHASE_NAMES = (
@@ -81,8 +137,37 @@ PHASE_NAMES = (
     "discover", "inject", "advanced_space", "repair", "debris", "destroy", "command_card", "mission",
     "pay", "owner", "keep", "hand_limit", "b_reserve", "game_over",
 )
-for _i, _n in enumerate(PHASE_NAMES):
-    globals()["PH_" + _n.upper()] = _i
+# one named constant per phase:
+PH_SETUP_RESERVE = 0
+PH_TURN = 1
+PH_A1_CARD = 2
+PH_A1_TILES = 3
+PH_TILE_OPTION = 4
+PH_TILE_ADJACENT = 5
+PH_TILE_DRAW = 6
+PH_TILE_ROBOT = 7
+PH_SHIP_SELECT = 8
+PH_SHIP_MOVE = 9
+PH_A2_DIE = 10
+PH_A2_MODIFY = 11
+PH_DIE_COLOUR = 12
+PH_ACTION_BOOST = 13
+PH_RAVAGER_DISCARD = 14
+PH_DISCOVER = 15
+PH_INJECT = 16
+PH_ADVANCED_SPACE = 17
+PH_REPAIR = 18
+PH_DEBRIS = 19
+PH_DESTROY = 20
+PH_COMMAND_CARD = 21
+PH_MISSION = 22
+PH_PAY = 23
+PH_OWNER = 24
+PH_KEEP = 25
+PH_HAND_LIMIT = 26
+PH_B_RESERVE = 27
+PH_GAME_OVER = 28
+assert [globals()["PH_" + n.upper()] for n in PHASE_NAMES] == list(range(len(PHASE_NAMES)))
 
 
 @lru_cache(maxsize=None)
