@@ -46,7 +46,7 @@ from . import engine
 from .components import default_components, load_components
 from .config import GameConfig
 from .encoding import encode_observation, observation_high
-from .pettingzoo_env import _check_reward, render_text, terminal_rewards
+from .pettingzoo_env import _check_reward, render_mode_output, terminal_rewards
 from .state import BOT, M_SOLO, State
 
 __all__ = ["BlackAngelSingleAgentEnv", "OpponentPolicy", "RandomPolicy", "register_envs"]
@@ -192,14 +192,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         return self._legal_mask().astype(bool)
 
     def render(self):
-        if self.render_mode is None:
-            gym.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = render_text(self._state, self.seat)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_mode_output(self.render_mode, self._state, self.seat)
 
     def close(self) -> None:
         pass

@@ -97,15 +97,22 @@ def terminal_rewards(s: State, reward: str, scale: float) -> list[float]:
 
 
 def render_text(s: State, viewer: int | None = None) -> str:
-    """The state as text (``blackangel_env.render``), or a short summary if that module is unavailable."""
-    try:
-        from .render import render as _render
-    except ImportError:                                   # pragma: no cover - renderer not installed
-        n = s.num_players
-        phase = PHASE_NAMES[s.phase]
-        vps = ", ".join(f"player_{p} {int(s.vp[p])} VP" for p in range(n))
-        return f"Black Angel: phase {phase}, actor {s.actor}; {vps}\n"
+    """The state as text (``blackangel_env.render``)."""
+    from .render import render as _render            # imported on first use: training never pays for it
     return _render(s, viewer)
+
+
+def render_mode_output(render_mode: str | None, s: State, viewer: int | None) -> str | None:
+    """What ``render()`` does for a render mode: None warns, "ansi" returns the text, "human" prints it."""
+    if render_mode is None:
+        import gymnasium
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    text = render_text(s, viewer)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 class raw_env(AECEnv, EzPickle):
@@ -290,15 +297,7 @@ class raw_env(AECEnv, EzPickle):
         return encode_state(self._state)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = render_text(self._state, self.render_viewer)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_mode_output(self.render_mode, self._state, self.render_viewer)
 
     def close(self) -> None:
         pass
