@@ -7,12 +7,12 @@ callable directly) and ``reset(seed)``.  ``state`` is a copy of the engine state
 ``training/``: a run directory, whose best model is used, or a model ``.zip``; see ``training.policy_agent``).
 """
 
-from .greedy import GreedyAgent, evaluate
+from .greedy import GreedyAgent, SearchAgent, evaluate
 from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent, determinize
 from .random_agent import RandomAgent
 
-__all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "determinize", "evaluate",
+__all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "determinize", "evaluate",
            "make_agent", "parse_agent_code"]
 
 AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>")

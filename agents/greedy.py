@@ -104,11 +104,9 @@ def best_actions(state: State, legal: list[int], seat: int, value=evaluate) -> t
     return [a for a, v in zip(legal, vals) if v >= best - 1e-9], vals
 
 
-class GreedyAgent:
-    """One-decision lookahead on ``evaluate`` (module docstring); ties broken by the agent's seeded generator.
-
-    ``act(observation, action_mask, state) -> action id``; ``state`` is required (a copy of the engine state).
-    """
+class SearchAgent:
+    """What the state-reading agents share: a seeded generator, ``reset(seed)``, and ``act`` that checks the
+    state, answers a forced decision at once and otherwise asks ``choose(state, legal)`` (legal has 2+ ids)."""
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -121,7 +119,20 @@ class GreedyAgent:
         legal = _legal_from(action_mask, s)
         if len(legal) == 1:
             return int(legal[0])
-        best, _ = best_actions(s, legal, s.actor)
-        return int(best[int(self.rng.integers(len(best)))])
+        return self.choose(s, legal)
 
     __call__ = act
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        raise NotImplementedError
+
+
+class GreedyAgent(SearchAgent):
+    """One-decision lookahead on ``evaluate`` (module docstring); ties broken by the agent's seeded generator.
+
+    ``act(observation, action_mask, state) -> action id``; ``state`` is required (a copy of the engine state).
+    """
+
+    def choose(self, state: State, legal: list[int]) -> int:
+        best, _ = best_actions(state, legal, state.actor)
+        return int(best[int(self.rng.integers(len(best)))])

@@ -36,7 +36,7 @@ from blackangel_env.state import (
     PH_REPAIR, PH_SETUP_RESERVE, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TURN, State,
 )
 
-from .greedy import _legal_from, _require_state, best_actions, evaluate
+from .greedy import SearchAgent, best_actions, evaluate
 
 B_MARGIN = 0.5               # Sequence A is kept unless B's completed turn is worth this much more
 BONUS_PLACE_MISSION = 2.0    # on top of the value: a Mission card placed in Space this turn
@@ -99,23 +99,13 @@ def complete_turn(s: State, turn: int) -> None:
         engine.apply_unchecked(s, _completion_choice(s, engine.legal_actions(s)))
 
 
-class HeuristicAgent:
+class HeuristicAgent(SearchAgent):
     """Plays whole turns with the plan of the module docstring; falls back to greedy where it has no rule."""
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
 
     def _pick(self, cands: list[int]) -> int:
         return int(cands[int(self.rng.integers(len(cands)))])
 
-    def act(self, observation, action_mask, state: State | None = None) -> int:
-        s = _require_state(self, state)
-        legal = _legal_from(action_mask, s)
-        if len(legal) == 1:
-            return int(legal[0])
+    def choose(self, s: State, legal: list[int]) -> int:
         p = s.actor
         ph = s.phase
         if ph in (PH_B_RESERVE, PH_SETUP_RESERVE):
@@ -130,8 +120,6 @@ class HeuristicAgent:
             return self._planned(s, p, legal)
         best, _ = best_actions(s, legal, p)
         return self._pick(best)
-
-    __call__ = act
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])

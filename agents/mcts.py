@@ -38,7 +38,7 @@ from blackangel_env.state import (
     State,
 )
 
-from .greedy import _legal_from, _require_state, evaluate
+from .greedy import SearchAgent, evaluate
 
 UCB_C = 0.7             # exploration constant of UCB1 (rewards are margins / REWARD_SCALE)
 REWARD_SCALE = 10.0     # VP-equivalents per unit of reward
@@ -140,7 +140,7 @@ def _rewards(s: State) -> np.ndarray:
     return out
 
 
-class MCTSAgent:
+class MCTSAgent(SearchAgent):
     """ISMCTS with ``simulations`` iterations per decision (or ``time_budget`` seconds when given).
 
     ``act(observation, action_mask, state) -> action id``; ``state`` is required.  Deterministic under a seed
@@ -157,16 +157,9 @@ class MCTSAgent:
         self.time_budget = time_budget
         self.rollout_depth = rollout_depth
         self.c = float(c)
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation, action_mask, state: State | None = None) -> int:
-        s = _require_state(self, state)
-        legal = _legal_from(action_mask, s)
-        if len(legal) == 1:
-            return int(legal[0])
+    def choose(self, s: State, legal: list[int]) -> int:
         seat = s.actor
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
@@ -189,7 +182,6 @@ class MCTSAgent:
                 best, key = a, k
         return int(best if best is not None else legal[int(self.rng.integers(len(legal)))])
 
-    __call__ = act
 
     def _iterate(self, root: _Node, d: State) -> None:
         rng = self.rng
