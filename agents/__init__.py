@@ -11,9 +11,10 @@ from .greedy import GreedyAgent, SearchAgent, evaluate
 from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent, determinize
 from .random_agent import RandomAgent
+from .value import horizon
 
 __all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "determinize", "evaluate",
-           "make_agent", "parse_agent_code"]
+           "horizon", "make_agent", "parse_agent_code"]
 
 AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>")
 

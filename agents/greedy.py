@@ -1,24 +1,12 @@
 """The greedy baseline: one-decision lookahead on a documented value of the acting seat's position.
 
 For every legal action the agent applies it to ``state.copy()`` and scores the resulting position with
-``evaluate(state, seat)``; it plays the best one, ties broken by its own seeded generator.  It needs the engine
-state (``act(observation, action_mask, state)``) and raises ``ValueError`` when it is not given one.
+``evaluate(state, seat)`` (``agents.value``: VP plus the worth of goods, tiles, cards and position, minus
+Hal's VP in the solo game); it plays the best one, ties broken by its own seeded generator.  It needs the
+engine state (``act(observation, action_mask, state)``) and raises ``ValueError`` when it is not given one.
 
-The value of a position for seat ``p`` (``evaluate``), in VP-equivalents:
-
-* a finished game: the final VP, nothing else (goods are worth nothing after final scoring);
-* otherwise the VP on the track plus the worth of everything that can still turn into VP, with the weights
-  named below: goods in storage (resources, ships, debris) and robots in the break room (converted 2 for 1 VP
-  at Spes and spent on actions), robots in the workstations (each one rolls a die every Sequence B), the
-  Technology tiles in the grid (each one is activated again and again), the ejected ones (spendable on some
-  missions), the projected VP of the Advanced tiles (``scoring.advanced_tiles_detail``, what final scoring
-  would give now), owned Mission cards in Space (rewards on ejection, cards tucked), tucked cards, the cards in
-  hand (up to the hand limit), Ravager cards in hand, and the seat's own dice (value and face);
-* in the solo game, minus ``W_HAL_VP`` per VP of Hal (Hal's VP are his whole position: the agent wins by
-  margin, so buying Hal's die or letting him score counts against it).
-
-The weights are deliberately simple round numbers; they are shared by the heuristic and search agents
-(``agents.heuristic``, ``agents.mcts``) so that every agent in ``agents/`` optimises the same notion of worth.
+The value function is shared by the heuristic and search agents (``agents.heuristic``, ``agents.mcts``) so
+that every agent in ``agents/`` optimises the same notion of worth.
 """
 
 from __future__ import annotations
@@ -26,55 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from blackangel_env import engine
-from blackangel_env.constants import ADV_TILE0, N_TECH
-from blackangel_env.scoring import advanced_tiles_detail
-from blackangel_env.state import BOT, M_SOLO, MC_SPACE, MC_TUCKED, TL_EJECTED, State
+from blackangel_env.state import State
 
-# --- value weights (VP-equivalents per unit) -----------------------------------------------------------------
-W_VP = 1.0                  # a victory point on the track
-W_RESOURCE = 0.5            # buys a die or a reservation; 2 for 1 VP at Spes
-W_SHIP = 0.5                # a ship in storage: launched by Command, 2 for 1 VP at Spes, spent by missions
-W_DEBRIS = 0.4              # flips a die or activates a tile once
-W_ROBOT_BREAK = 0.5         # pilots a ship / sits on a reward; 2 for 1 VP at Spes
-W_ROBOT_WORKSTATION = 1.5   # one more die every Sequence B
-W_TECH_TILE = 1.2           # a Technology (or Starting) tile in the grid: activated by every matching card
-W_EJECTED_TECH = 0.3        # an ejected Technology tile (spendable on missions, counts for some Advanced tiles)
-W_ADVANCED_VP = 1.0         # per projected VP of the Advanced tiles (final-scoring rule applied now)
-W_CARD_IN_SPACE = 1.5       # an owned Mission card in Space (ejection brings VP, goods, a tucked card)
-W_CARD_TUCKED = 0.5         # a tucked (ejected) card: raises Advanced caps, counts for neutralizations
-W_HAND_MISSION = 0.4        # a Mission card in hand, up to HAND_LIMIT of them
-W_HAND_RAVAGER = 0.3        # a Ravager card in hand (activates a whole row / column)
-W_DIE = 0.2                 # a die in the seat's compartment ...
-W_DIE_VALUE = 0.25          # ... plus this much per pip of its face
-W_HAL_VP = 1.0              # solo: per VP of Hal, subtracted
-HAND_LIMIT = 6
+from .value import evaluate
 
-
-def evaluate(state: State, seat: int) -> float:
-    """Worth of ``seat``'s position in VP-equivalents (module docstring)."""
-    s = state
-    p = seat
-    vp = float(s.vp[p])
-    hal = W_HAL_VP * float(s.vp[BOT]) if s.m[M_SOLO] else 0.0
-    if s.terminal:
-        return vp - hal
-    v = W_VP * vp - hal
-    v += W_RESOURCE * float(s.res[p]) + W_SHIP * float(s.ships[p]) + W_DEBRIS * float(s.debris[p])
-    v += W_ROBOT_BREAK * float(s.robots_break[p]) + W_ROBOT_WORKSTATION * float(s.robots_ws[p].sum())
-    grid = s.grid[p]
-    v += W_TECH_TILE * float(np.count_nonzero((grid >= 0) & (grid < ADV_TILE0)))
-    if np.any(grid >= ADV_TILE0) or np.any(s.adv_space[p] >= 0) or np.any(s.tile_where[ADV_TILE0:] == TL_EJECTED + p):
-        v += W_ADVANCED_VP * sum(d["vp"] for d in advanced_tiles_detail(s, p))
-    v += W_EJECTED_TECH * float(np.count_nonzero(s.tile_where[:N_TECH] == TL_EJECTED + p))
-    owned = (s.mc_where == MC_SPACE) & (s.mc_owner == p)
-    v += W_CARD_IN_SPACE * float(np.count_nonzero(owned))
-    v += W_CARD_TUCKED * float(np.count_nonzero(s.mc_where == MC_TUCKED + p))
-    v += W_HAND_MISSION * float(min(int(s.hand_mc[p].sum()), HAND_LIMIT))
-    v += W_HAND_RAVAGER * float(s.hand_rav[p])
-    mine = s.die_owner == p
-    if mine.any():
-        v += W_DIE * float(np.count_nonzero(mine)) + W_DIE_VALUE * float(s.die_value[mine].sum())
-    return v
+__all__ = ["GreedyAgent", "SearchAgent", "best_actions", "evaluate"]
 
 
 def _require_state(agent: object, state: State | None) -> State:

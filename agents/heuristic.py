@@ -20,6 +20,13 @@ plus the bonuses below) is played.  Concretely:
   of; **keep** (advanced draw-two): the card of the colour it holds fewest of.
 * Everything else (the owner's free activation, tile options, robots...): greedy (``agents.greedy``).
 
+The value is ``agents.value.evaluate``: VP plus the end-of-game worth of goods, tiles, cards in Space and
+Advanced tiles, scaled by the rounds the game is expected to last, minus Hal's VP (and the VP his cards in
+Space will bring him).  To keep a game cheap (about 1.5-3 s on one core), the planned comparison looks at one
+Mission card per (colour, slot) in A1 (the one least worth keeping for a later Command,
+``card_keep_score``) and one die per (owner, colour, value) in A2 (``candidates``): equivalent choices are
+played out once.
+
 Ties are broken by the agent's seeded generator.  The agent needs the engine state (``act(observation,
 action_mask, state)``) and raises ``ValueError`` without it.
 """
@@ -30,6 +37,7 @@ import numpy as np
 
 from blackangel_env import actions as A
 from blackangel_env import engine
+from blackangel_env.constants import G_VP
 from blackangel_env.state import (
     M_TURNS, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ADVANCED_SPACE, PH_B_RESERVE, PH_COMMAND_CARD,
     PH_DEBRIS, PH_DESTROY, PH_DIE_COLOUR, PH_DISCOVER, PH_HAND_LIMIT, PH_INJECT, PH_KEEP, PH_PAY, PH_RAVAGER_DISCARD,
@@ -91,6 +99,53 @@ def _completion_choice(s: State, legal: list[int]) -> int:
     return best[0]
 
 
+def card_keep_score(comp, card: int) -> float:
+    """How much a Mission card is worth keeping for a later Command (played first in A1 when lowest): an
+    activation card by what one activation gains, a neutralization card by its owner's ejection payoff."""
+    if comp.mission_kind[card] == 0:
+        gain = comp.mission_gain[card]
+        cost = comp.mission_cost[card]
+        return sum(gain) + gain[G_VP] - 0.5 * sum(cost)
+    if comp.mission_neut_kind[card] == 0:
+        own = comp.mission_neut_owner[card]
+        return 0.5 * sum(own) + 0.5 * own[G_VP]
+    return 3.0
+
+
+def candidates(s: State, p: int, legal: list[int]) -> list[int]:
+    """The legal actions worth comparing: one Mission card per (colour, slot) in A1 (the one least worth
+    keeping), one die per (owner, colour, value, reserved) in A2; everything else as it is."""
+    ph = s.phase
+    if ph == PH_A1_CARD:
+        comp = s.comp
+        best: dict[tuple[int, int], tuple[float, int]] = {}
+        out = []
+        for a in legal:
+            if A.PLAY_MISSION <= a < A.PLAY_RAVAGER:
+                card, slot = divmod(a - A.PLAY_MISSION, 6)
+                key = (card // 20, slot)
+                sc = (card_keep_score(comp, card), a)
+                if key not in best or sc < best[key]:
+                    best[key] = sc
+            else:
+                out.append(a)
+        return out + sorted(a for _, a in best.values())
+    if ph == PH_A2_DIE:
+        seen = set()
+        out = []
+        owner, value, reserved = s.die_owner.tolist(), s.die_value.tolist(), s.die_reserved.tolist()
+        for a in legal:
+            if A.SELECT_DIE <= a < A.SELECT_DIE + 18:
+                d = a - A.SELECT_DIE
+                key = (owner[d], d // 6, value[d], reserved[d])
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(a)
+        return out
+    return legal
+
+
 def complete_turn(s: State, turn: int) -> None:
     """Play ``s`` forward (in place) with the completion policy until turn ``turn`` is over."""
     for _ in range(MAX_COMPLETION_STEPS):
@@ -124,8 +179,11 @@ class HeuristicAgent(SearchAgent):
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
         before = _placed_and_tiles(s, p)
+        cands = candidates(s, p, legal)
+        if len(cands) == 1:
+            return cands[0]
         vals = []
-        for a in legal:
+        for a in cands:
             t = s.copy()
             engine.apply_unchecked(t, a)
             complete_turn(t, turn)
@@ -134,7 +192,7 @@ class HeuristicAgent(SearchAgent):
                 v -= B_MARGIN
             vals.append(v)
         top = max(vals)
-        return self._pick([a for a, v in zip(legal, vals) if v >= top - 1e-9])
+        return self._pick([a for a, v in zip(cands, vals) if v >= top - 1e-9])
 
     def _reserve(self, s: State, p: int, legal: list[int]) -> int:
         dice = [a for a in legal if A.decode(a).block == "RESERVE_DIE"]

@@ -1,6 +1,7 @@
 """The ladder against Hal: each baseline agent at Hal's four difficulties, from ``blackangel eval`` results.
 
     python benchmarks/ladder.py --run --agents random,greedy --games 1000 --seed 2026 --workers 2
+    python benchmarks/ladder.py --run --agents heuristic --hal standard --games 1000 --seed 2026 --workers 16
     python benchmarks/ladder.py            # only rebuild results/ladder.md from results/ladder_*.json
 
 ``--run`` plays ``blackangel eval --players AGENT --hal DIFFICULTY --games N --seed S`` for every pair and
@@ -21,11 +22,11 @@ DIFFICULTIES = ("easy", "standard", "difficult", "extreme")
 sys.path.insert(0, str(ROOT))
 
 
-def run(agents: list[str], games: int, seed: int, workers: int) -> None:
+def run(agents: list[str], games: int, seed: int, workers: int, hals: tuple[str, ...] = DIFFICULTIES) -> None:
     from blackangel_env.cli import main as cli
     RESULTS.mkdir(exist_ok=True)
     for agent in agents:
-        for hal in DIFFICULTIES:
+        for hal in hals:
             out = RESULTS / f"ladder_{agent.replace(':', '-')}_{hal}.json"
             cli(["eval", "--players", agent, "--hal", hal, "--games", str(games), "--seed", str(seed),
                  "--workers", str(workers), "--quiet", "--json", str(out)])
@@ -64,9 +65,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--hal", default=",".join(DIFFICULTIES),
+                    help="Hal difficulties to run, comma-separated (default: all four)")
     args = ap.parse_args(argv)
+    hals = tuple(h.strip() for h in args.hal.split(",") if h.strip())
+    bad = [h for h in hals if h not in DIFFICULTIES]
+    if bad:
+        ap.error(f"unknown Hal difficulty {bad[0]!r}; expected some of {', '.join(DIFFICULTIES)}")
     if args.run:
-        run(args.agents.split(","), args.games, args.seed, args.workers)
+        run(args.agents.split(","), args.games, args.seed, args.workers, hals)
     text = table()
     (RESULTS / "ladder.md").write_text("# Ladder against Hal\n\n" + text)
     print(text)
