@@ -18,7 +18,8 @@ many players, the seats rotated across games (game g seats code i at seat (i + g
 seed and agent seeds derived from (S, g) only, so the results do not depend on ``--workers``.  Per agent (codes
 given twice are pooled): games, wins (ties share the victory: each tied winner counts a win; solo: more VP than
 Hal), win_rate with its 95% Wilson interval, mean and standard deviation of the final VP, mean margin against
-Hal (solo), mean game length in rounds and in decisions.  Exit codes: 0 done, 2 bad arguments.
+Hal (solo), mean game length in rounds and in decisions; ``--json`` adds the per-game lists ``vp`` (and
+``hal_vp``, Hal's final VP, in solo games).  Exit codes: 0 done, 2 bad arguments.
 
 ``play`` lets a person play in the terminal against Hal (``--players 1``) or bots (the other seats, played by
 the agent codes of ``--opponents``, random by default): the board is drawn from the person's view, the legal
@@ -140,11 +141,12 @@ def eval_summary(results: list[dict]) -> dict[str, dict]:
     per: dict[str, dict] = {}
     for r in results:
         for p, code in enumerate(r["seats"]):
-            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "rounds": [], "decisions": []})
+            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "hal": [], "rounds": [], "decisions": []})
             d["vp"].append(r["scores"][p])
             d["wins"] += int(p in r["winners"])
             if r["hal"] is not None:
                 d["margin"].append(r["scores"][p] - r["hal"])
+                d["hal"].append(r["hal"])
             d["rounds"].append(r["rounds"])
             d["decisions"].append(r["decisions"])
     out = {}
@@ -159,6 +161,8 @@ def eval_summary(results: list[dict]) -> dict[str, dict]:
         row["mean_rounds"] = float(np.mean(d["rounds"]))
         row["mean_decisions"] = float(np.mean(d["decisions"]))
         row["vp"] = [int(x) for x in d["vp"]]
+        if d["hal"]:
+            row["hal_vp"] = [int(x) for x in d["hal"]]
         out[code] = row
     return out
 
