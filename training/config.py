@@ -82,6 +82,11 @@ PPO_SCHEMA: dict[str, Key] = {
     "env.illegal_reward": Key(float, -0.1, "reward of an illegal action (never taken with masks)"),
     "env.max_steps": Key(int, 2000, "learner steps after which an episode is truncated (null = never)",
                          nullable=True, check=_positive),
+    "env.shaping": Key(str, "none", "reward shaping added to the env's reward: none, or value = potential-"
+                       "based shaping by the agents' position value (training/rewards.py)",
+                       choices=("none", "value")),
+    "env.shaping_scale": Key(float, 0.05, "shaping: reward per VP-equivalent of position value gained",
+                             check=_positive),
     # -- vectorised environments ----------------------------------------------------------------------------
     "vec_env.n_envs": Key(int, 16, "parallel training environments", check=_positive),
     "vec_env.type": Key(str, "dummy", "DummyVecEnv (in the learner's process) or SubprocVecEnv (one process "

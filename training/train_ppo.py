@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, read_meta
-from .config import ConfigError, dump_config, load_config, unflatten
+from .config import PPO_SCHEMA, ConfigError, dump_config, load_config, unflatten
 
 __all__ = ["main", "train", "make_env", "make_vec_env", "policy_spec", "ppo_kwargs"]
 
@@ -65,26 +65,40 @@ def env_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
             "illegal_reward": cfg["env.illegal_reward"], "max_steps": cfg["env.max_steps"]}
 
 
-def make_env(kwargs: dict[str, Any]):
-    """A Monitor-wrapped solo environment (the Monitor feeds SB3's rollout/ep_rew_mean)."""
+def shaping_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The reward shaping of the training environments (``env.shaping*``; ``training/rewards.py``).  Undiscounted
+    (gamma 1): with the learner's gamma < 1 a potential that is mostly negative (Hal's VP are subtracted) pays
+    ``(1 - gamma) * |phi|`` for every extra decision, and a first run learned to drag games out for it."""
+    return {"shaping": cfg["env.shaping"], "scale": cfg["env.shaping_scale"], "gamma": 1.0}
+
+
+def make_env(kwargs: dict[str, Any], shaping: dict[str, Any] | None = None):
+    """A Monitor-wrapped solo environment (the Monitor feeds SB3's rollout/ep_rew_mean), reward-shaped when
+    ``shaping`` names a shaping."""
     from stable_baselines3.common.monitor import Monitor
 
     from blackangel_env.gym_env import BlackAngelSingleAgentEnv
-    return Monitor(BlackAngelSingleAgentEnv(**kwargs))
+
+    from .rewards import shaped
+    env = BlackAngelSingleAgentEnv(**kwargs)
+    if shaping is not None:
+        env = shaped(env, **shaping)
+    return Monitor(env)
 
 
 class _EnvFactory:
-    def __init__(self, kwargs):
+    def __init__(self, kwargs, shaping=None):
         self.kwargs = kwargs
+        self.shaping = shaping
 
     def __call__(self):
-        return make_env(self.kwargs)
+        return make_env(self.kwargs, self.shaping)
 
 
 def make_vec_env(cfg: dict[str, Any], seed: int):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [_EnvFactory(env_kwargs(cfg)) for _ in range(cfg["vec_env.n_envs"])]
+    fns = [_EnvFactory(env_kwargs(cfg), shaping_kwargs(cfg)) for _ in range(cfg["vec_env.n_envs"])]
     if cfg["vec_env.type"] == "subproc":
         venv = SubprocVecEnv(fns, start_method=cfg["vec_env.start_method"])
     else:
@@ -158,7 +172,12 @@ def _segment_seed(seed: int, step: int) -> int:
 # -- the run -----------------------------------------------------------------------------------------------------
 
 class Trainer:
-    """One training segment (a fresh run or a resumed one) in ``run_dir``."""
+    """One training segment (a fresh run or a resumed one) in ``run_dir``.
+
+    Hooks for subclasses (``training.selfplay.SelfPlayTrainer``): ``make_vec_env``, ``game_result``,
+    ``on_rollout_start``, ``evaluate`` and ``script`` (the module named in the resume hint)."""
+
+    script = "training.train_ppo"
 
     def __init__(self, cfg: dict[str, Any], run_dir: Path, resume_from: Path | None):
         self.cfg = cfg
@@ -171,6 +190,20 @@ class Trainer:
         if resume_from and best_json.is_file() and (run_dir / BEST_MODEL).is_file():
             self.best = json.loads(best_json.read_text())
         self.last_eval: dict[str, Any] | None = prev.get("last_eval")
+
+    # -- hooks -----------------------------------------------------------------------------------------------
+    def make_vec_env(self, seed: int):
+        """The training environments, environment i seeded ``seed + i``."""
+        return make_vec_env(self.cfg, seed)
+
+    def game_result(self, info: dict[str, Any]) -> tuple[bool, float] | None:
+        """(won, margin) of the learner from a finished game's ``info`` (None if it holds no result)."""
+        if "scores" not in info:
+            return None
+        return 0 in info["winners"], info["scores"][0] - info.get("hal_score", 0)
+
+    def on_rollout_start(self, model) -> None:
+        """Called before every rollout (after the evaluation and checkpoint due at that step)."""
 
     # -- checkpoints -----------------------------------------------------------------------------------------
     def save_checkpoint(self, model, reason: str) -> Path:
@@ -252,7 +285,7 @@ class Trainer:
         use_tb = _tensorboard(cfg)
         start_step = int(read_meta(self.resume_from)["num_timesteps"]) if self.resume_from else 0
         self.segment_seed = _segment_seed(cfg["run.seed"], start_step)
-        venv = make_vec_env(cfg, self.segment_seed)      # before torch works: forked workers stay clean
+        venv = self.make_vec_env(self.segment_seed)      # before torch works: forked workers stay clean
         try:
             if self.resume_from is None:
                 policy, policy_kwargs = policy_spec(cfg)
@@ -290,11 +323,13 @@ class Trainer:
                         trainer.evaluate(self.model)
                     if n // cf > trainer.last_ckpt_step // cf:
                         trainer.save_checkpoint(self.model, "periodic")
+                    trainer.on_rollout_start(self.model)
 
                 def _on_step(self) -> bool:
                     for info, done in zip(self.locals["infos"], self.locals["dones"]):
-                        if done and "scores" in info:
-                            self.games.append((0 in info["winners"], info["scores"][0] - info.get("hal_score", 0)))
+                        result = trainer.game_result(info) if done else None
+                        if result is not None:
+                            self.games.append(result)
                     return True
 
                 def _on_rollout_end(self) -> None:
@@ -317,7 +352,7 @@ class Trainer:
             except KeyboardInterrupt:
                 path = self.save_checkpoint(model, "interrupted")
                 progress(f"interrupted at step {model.num_timesteps}: saved {path}; continue with "
-                         f"python -m training.train_ppo --resume {self.run_dir}")
+                         f"python -m {self.script} --resume {self.run_dir}")
                 raise
             finally:
                 signal.signal(signal.SIGTERM, old)
@@ -343,28 +378,31 @@ class Trainer:
                 pass
 
 
-def _prepare(args) -> tuple[dict[str, Any], Path, Path | None]:
+def _prepare(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy.",)
+             ) -> tuple[dict[str, Any], Path, Path | None]:
+    """(config, run dir, checkpoint to resume from or None); ``latest(run_dir)`` finds the checkpoint, keys
+    starting with a prefix of ``fixed`` cannot change on resume (training/selfplay.py, rllib_train.py)."""
     if args.resume:
         run_dir = Path(args.resume)
         if not (run_dir / "config.yaml").is_file():
             raise ConfigError(f"--resume {str(run_dir)!r}: not a run directory (no config.yaml)")
-        saved = load_config(run_dir / "config.yaml")
+        saved = load_config(run_dir / "config.yaml", schema=schema)
         if args.config:
             raise ConfigError("--resume uses the run's own config.yaml; change keys with --set instead of --config")
-        cfg = load_config(run_dir / "config.yaml", args.set)
-        changed = [k for k in cfg if cfg[k] != saved[k] and (k.startswith("policy.") or k == "run.dir")]
+        cfg = load_config(run_dir / "config.yaml", args.set, schema=schema)
+        changed = [k for k in cfg if cfg[k] != saved[k] and (k.startswith(tuple(fixed)) or k == "run.dir")]
         if changed:
             raise ConfigError(f"config key {changed[0]!r} cannot change when resuming (the network is fixed)")
         cfg["run.dir"] = str(run_dir)
-        ckpt = latest_checkpoint(run_dir)
+        ckpt = latest(run_dir)
         if ckpt is None:
             raise ConfigError(f"--resume {str(run_dir)!r}: the run has no checkpoint yet")
         return cfg, run_dir, ckpt
     if not args.config:
         raise ConfigError("give --config FILE (a new run) or --resume RUN_DIR")
-    cfg = load_config(args.config, args.set)
+    cfg = load_config(args.config, args.set, schema=schema)
     run_dir = Path(cfg["run.dir"].replace("{time}", time.strftime("%Y%m%d-%H%M%S")))
-    if (run_dir / "config.yaml").exists() or list_checkpoints(run_dir):
+    if (run_dir / "config.yaml").exists() or latest(run_dir) is not None:
         raise ConfigError(f"config key 'run.dir': {str(run_dir)!r} already holds a run; continue it with "
                           f"--resume {run_dir}, or choose another directory with --set run.dir=...")
     cfg["run.dir"] = str(run_dir)
@@ -387,22 +425,34 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
     return Trainer(cfg, run_dir, ckpt).run(progress=progress)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n\n")[0],
+def training_parser(module: str, doc: str, example_config: str, example_set: str) -> argparse.ArgumentParser:
+    """The command line of a training script: ``--config FILE``, ``--set KEY=VALUE`` (repeatable), ``--resume
+    RUN_DIR`` (also used by training/selfplay.py and training/rllib_train.py)."""
+    ap = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", help="YAML training config (e.g. configs/train/ppo_solo.yaml)")
+    ap.add_argument("--config", help=f"YAML training config (e.g. {example_config})")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a config key, e.g. --set ppo.n_steps=128 (repeatable)")
+                    help=f"override a config key, e.g. --set {example_set} (repeatable)")
     ap.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its latest checkpoint")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def run_training(train_fn, args: argparse.Namespace) -> int:
+    """``train_fn(config, overrides, resume)`` with the exit codes of the scripts: 0, 2 for a config error
+    (printed), 130 after Ctrl-C."""
     try:
-        train(args.config, args.set, args.resume)
+        train_fn(args.config, args.set, args.resume)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = training_parser("training.train_ppo", __doc__, "configs/train/ppo_solo.yaml", "ppo.n_steps=128")
+    return run_training(train, ap.parse_args(argv))
 
 
 if __name__ == "__main__":
