@@ -67,8 +67,10 @@ HAL_EJECT_VP = 3.0          # Hal scores this when one of his Mission cards is e
 HAND_LIMIT = 6
 H_REF = 10.0                # rounds: frac = min(1, horizon / H_REF)
 ADVANCES_PER_ROUND = 0.5    # Black Angel advances per round (the player's Sequence B and Hal's rerolls)
+HAL_RATE = 0.0              # solo: VP Hal is expected to score per round still to come (times horizon)
 
-_GOOD_W = (W_GOOD, W_GOOD, W_GOOD, W_DEBRIS, 1.0, 0.3, W_HAND_RAVAGER, W_HAND_MISSION)   # GOODS order
+W_PAYOFF_GOOD = 0.5         # a resource, ship or robot in a Mission card's ejection payoff
+_GOOD_W = (W_PAYOFF_GOOD, W_PAYOFF_GOOD, W_PAYOFF_GOOD, W_DEBRIS, 1.0, 0.3, W_HAND_RAVAGER, W_HAND_MISSION)   # GOODS order
 
 
 def _off(s: State) -> tuple:
@@ -107,8 +109,10 @@ def _payoff(goods, w=_GOOD_W) -> float:
     return sum(g * x for g, x in zip(goods, w) if g)
 
 
-def evaluate(state: State, seat: int) -> float:
-    """Worth of ``seat``'s position in VP (module docstring)."""
+def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: float | None = None,
+             w_vp_tile: float | None = None) -> float:
+    """Worth of ``seat``'s position in VP (module docstring); ``w_good``, ``w_tech_tile``, ``w_vp_tile``
+    override ``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE`` (the heuristic agent plays with its own, tuned ones)."""
     s = state
     p = seat
     o, ranges = _off(s)
@@ -133,15 +137,19 @@ def evaluate(state: State, seat: int) -> float:
         return min(1.0, max(0.0, adv_exp - k))
 
     v = vp - hal
+    if solo and HAL_RATE:
+        v -= HAL_RATE * h
     # goods: used over the rest of the game, or converted at Spes (2 for 1 VP) when the game ends there
     spes = 1.0 if (b[m0 + M_SPES_REACHED] or b[m0 + M_SPES_TOKEN_POS] < 0) else 0.0
-    w_good = W_GOOD * frac + 0.5 * spes * (1.0 - frac)
+    w_good = (W_GOOD if w_good is None else w_good) * frac + 0.5 * spes * (1.0 - frac)
     v += w_good * (b[o["res"] + p] + b[o["ships"] + p] + b[o["robots_break"] + p]) + W_DEBRIS * frac * b[o["debris"] + p]
     ws = o["robots_ws"] + 3 * p
     v += W_WORKSTATION * frac * (b[ws] + b[ws + 1] + b[ws + 2])
     g0 = o["grid"] + 9 * p
     grid = b[g0:g0 + 9]
     tile_scale = frac
+    w_tech = W_TECH_TILE if w_tech_tile is None else w_tech_tile
+    w_vpt = W_VP_TILE if w_vp_tile is None else w_vp_tile
     has_adv = False
     for t in grid:
         if t < 0:
@@ -149,9 +157,9 @@ def evaluate(state: State, seat: int) -> float:
         if t >= ADV_TILE0:
             has_adv = True
         elif t < N_TECH and comp.tile_effect[t] == TE_VP:
-            v += W_VP_TILE * tile_scale
+            v += w_vpt * tile_scale
         else:
-            v += W_TECH_TILE * tile_scale
+            v += w_tech * tile_scale
     tw = buf[t0:t1].tolist()
     ej = TL_EJECTED + p
     v += W_EJECTED_TECH * tw[:N_TECH].count(ej)
