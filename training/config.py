@@ -58,6 +58,15 @@ def _at_least(n):
     return lambda v: None if v >= n else f"must be >= {n}"
 
 
+def _agent_code(v):
+    from agents import parse_agent_code
+    try:
+        parse_agent_code(v)
+    except ValueError as e:
+        return f"is not an agent code ({e})"
+    return None
+
+
 def _layers(v):
     return None if all(x > 0 for x in v) else "layer sizes must be positive"
 
@@ -132,6 +141,25 @@ PPO_SCHEMA: dict[str, Key] = {
     "eval.seed": Key(int, 1_000_000, "game i of every evaluation is seeded eval.seed + i", check=_non_negative),
     "eval.deterministic": Key(bool, True, "greedy actions during evaluation"),
     "eval.at_end": Key(bool, True, "also evaluate after the last step"),
+    # -- behaviour-cloning warm start (training/imitation.py) ----------------------------------------------
+    "pretrain.agent": Key(str, None, "expert agent code (agents.make_agent: greedy, heuristic, mcts:<n>, ...) "
+                          "whose games the policy imitates before PPO on a fresh run (null = no pretraining)",
+                          nullable=True, check=_agent_code),
+    "pretrain.games": Key(int, 200, "expert games against Hal to collect", check=_positive),
+    "pretrain.seed": Key(int, 2_000_000, "expert game i is seeded pretrain.seed + i (also the held-out split)",
+                         check=_non_negative),
+    "pretrain.workers": Key(int, 1, "worker processes collecting the games (the data do not depend on it)",
+                            check=_positive),
+    "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m training.imitation --out) to use "
+                            "instead of collecting (null = collect into RUN_DIR/pretrain/dataset.npz)",
+                            nullable=True),
+    "pretrain.epochs": Key(int, 10, "passes over the dataset", check=_positive),
+    "pretrain.batch_size": Key(int, 256, "minibatch size", check=_positive),
+    "pretrain.learning_rate": Key(float, 1e-3, "Adam learning rate of the cloning (its own optimizer)",
+                                  check=_positive),
+    "pretrain.value": Key(bool, True, "also fit the value head to the discounted (ppo.gamma) returns of the "
+                          "shaped reward, weighted by ppo.vf_coef"),
+    "pretrain.evaluate": Key(bool, True, "evaluate the cloned policy against Hal (eval.*) before PPO starts"),
     # -- checkpoints ------------------------------------------------------------------------------------------
     "checkpoint.freq": Key(int, 50_000, "save a checkpoint every this many steps (and at the end)",
                            check=_positive),

@@ -22,6 +22,9 @@ What a run does:
   step count), a ``.json`` (steps, seeds, config, last evaluation) and a ``.rng`` (generator states).  Ctrl-C /
   SIGTERM saves a checkpoint before stopping.  ``--resume RUN_DIR`` reloads the run's config.yaml (plus any
   ``--set``) and continues from the latest checkpoint with the same step count, up to ``run.total_timesteps``.
+* ``pretrain.agent`` set (a fresh run only): before PPO, the policy clones that agent's games
+  (``training/imitation.py``), the clone is evaluated and saved as the step-0 checkpoint, ``pretrain/*`` logged;
+  ``--resume`` of a run stopped before that checkpoint pretrains again from the dataset cached in the run.
 * Logs per segment in ``logs/from_<step>/``: SB3's ``progress.csv``, plus TensorBoard event files when the
   ``tensorboard`` package is importable (``logging.tensorboard``).  ``rollout/win_rate`` and
   ``rollout/margin`` are the training games' results over the last 100 games.
@@ -205,6 +208,21 @@ class Trainer:
     def on_rollout_start(self, model) -> None:
         """Called before every rollout (after the evaluation and checkpoint due at that step)."""
 
+    def pretrain(self, model) -> None:
+        """Behaviour cloning before PPO on a fresh run when ``pretrain.agent`` is set (``training/imitation.py``):
+        the cloned policy is evaluated (``pretrain.evaluate``), logged at step 0 and checkpointed, so a resumed
+        run never clones again."""
+        from .imitation import pretrain
+
+        pretrain(model, self.cfg, self.run_dir, progress=self.progress)
+        if self.cfg["pretrain.evaluate"]:
+            self.evaluate(model)
+        n = int(model.num_timesteps)
+        model.logger.record("time/total_timesteps", n)
+        model.logger.dump(n)
+        self.save_checkpoint(model, "pretrained")
+        self.t0 = time.perf_counter()                  # the segment's steps/s are PPO's (pretrain/* has its times)
+
     # -- checkpoints -----------------------------------------------------------------------------------------
     def save_checkpoint(self, model, reason: str) -> Path:
         n = int(model.num_timesteps)
@@ -310,6 +328,8 @@ class Trainer:
                 progress(f"{self.run_dir}: already at step {start_step} >= run.total_timesteps "
                          f"{cfg['run.total_timesteps']}; nothing to do")
                 return {"num_timesteps": start_step, "steps": 0, "seconds": 0.0, "run_dir": str(self.run_dir)}
+            if self.resume_from is None and cfg.get("pretrain.agent"):
+                self.pretrain(model)
             trainer = self
 
             class _Callback(BaseCallback):
@@ -395,6 +415,8 @@ def _prepare(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy."
             raise ConfigError(f"config key {changed[0]!r} cannot change when resuming (the network is fixed)")
         cfg["run.dir"] = str(run_dir)
         ckpt = latest(run_dir)
+        if ckpt is None and cfg.get("pretrain.agent"):   # stopped while pretraining: start again (the dataset
+            return cfg, run_dir, None                    # cached in the run directory is reused)
         if ckpt is None:
             raise ConfigError(f"--resume {str(run_dir)!r}: the run has no checkpoint yet")
         return cfg, run_dir, ckpt
@@ -420,6 +442,8 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
     except (ValueError, TypeError) as e:
         raise ConfigError(f"config section 'env': {e}") from None
     _tensorboard(cfg)
+    if cfg["pretrain.agent"] and cfg["pretrain.dataset"] and not Path(cfg["pretrain.dataset"]).is_file():
+        raise ConfigError(f"config key 'pretrain.dataset': {cfg['pretrain.dataset']!r} is not a file")
     run_dir.mkdir(parents=True, exist_ok=True)
     dump_config(cfg, run_dir / "config.yaml")
     return Trainer(cfg, run_dir, ckpt).run(progress=progress)
