@@ -245,6 +245,38 @@ def test_resolve_model_and_evaluation_helpers(tmp_path):
     assert "win rate" in ev.format_result(r)
 
 
+def test_export_for_play_keeps_the_weights_and_drops_adam_state(tmp_path):
+    from training.checkpoints import export_for_play
+    from training.evaluate import load_model
+    run = tmp_path / "run"
+    _train(run, "policy.type=entity", "eval.freq=0")
+    best = resolve_model(run, "latest")
+    out = export_for_play(best, tmp_path / "play" / "model.zip")
+    a, b = load_model(best), load_model(out)
+    sa, sb = a.policy.state_dict(), b.policy.state_dict()
+    assert sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert a.policy.optimizer.state and not b.policy.optimizer.state
+    assert out.stat().st_size < best.stat().st_size
+    obs = np.random.default_rng(0).random((3, a.observation_space.shape[0]), dtype=np.float32)
+    masks = np.ones((3, 882), dtype=bool)
+    assert np.array_equal(a.predict(obs, action_masks=masks, deterministic=True)[0],
+                          b.predict(obs, action_masks=masks, deterministic=True)[0])
+
+
+def test_learning_curve_reads_every_segment_and_draws(tmp_path):
+    from training import curves
+    run = tmp_path / "run"
+    _train(run)
+    _train(run, "run.total_timesteps=384", resume=True)
+    prog = curves.read_progress(run)
+    steps = [r["time/total_timesteps"] for r in prog]
+    assert steps == sorted(steps) and steps[-1] >= 384 and len(list(run.glob("logs/from_*"))) == 2
+    assert len(curves.read_evaluations(run)) >= 2
+    png = curves.plot_learning_curve(run, tmp_path / "curve.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert curves.main([str(tmp_path / "empty"), "--out", str(tmp_path / "x.png")]) == 2
+
+
 # -- the structured policy ------------------------------------------------------------------------------------------
 
 def test_entity_groups_follow_the_named_slices():

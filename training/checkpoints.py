@@ -82,3 +82,20 @@ def resolve_model(path: str | Path, which: str = "best") -> Path:
         raise FileNotFoundError(f"run directory {str(p)!r} holds no checkpoint ({CHECKPOINT_DIR}/step_*.zip) "
                                 f"and no {BEST_MODEL}")
     return latest
+
+
+def export_for_play(model_zip: str | Path, out: str | Path) -> Path:
+    """Write a copy of a MaskablePPO model without the optimizer's moment estimates, for committing and playing.
+
+    The weights are unchanged (the copy plays exactly like the original); Adam's per-parameter state (two tensors
+    per weight, two thirds of a checkpoint) is replaced by a fresh optimizer, so training resumed from the copy
+    restarts Adam's averages.  Resume from the run's own checkpoints to continue training exactly."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(model_zip), device="cpu")
+    pol = model.policy
+    pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1), **pol.optimizer_kwargs)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(out))
+    return out
