@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.greedy import evaluate
+from agents.value import evaluate
 from blackangel_env import engine
 from blackangel_env.gym_env import BlackAngelSingleAgentEnv
 from training.rewards import ValueShaping, shaped

@@ -73,6 +73,8 @@ from blackangel_env.state import (
     MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, TL_EJECTED, VP_SOURCES, State,
 )
 
+from .evaluate import wilson_interval
+
 __all__ = ["FEATURES", "FIELDS", "LIST_FIELDS", "GameRecorder", "agent_label", "by_agent", "columns", "correlations",
            "features", "game_seeds", "load_rows", "main", "play_game", "play_games", "save_rows", "summary",
            "vp_by_source"]
@@ -427,21 +429,11 @@ def by_agent(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, np.ndarray]]
     return {k: columns(v) for k, v in groups.items()}
 
 
-def _wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * float(np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / den
-    return (0.0 if wins == 0 else max(0.0, centre - half), 1.0 if wins == n else min(1.0, centre + half))
-
-
 def summary(cols: dict[str, np.ndarray]) -> dict[str, float]:
     """Games, wins, win rate with its Wilson 95% interval, mean VP / Hal VP / margin / rounds of one agent."""
     n = len(cols["vp"])
     wins = int(np.nansum(cols["won"]))
-    lo, hi = _wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
     return {"games": n, "wins": wins, "win_rate": wins / n if n else float("nan"), "ci95_low": lo,
             "ci95_high": hi, "mean_vp": float(np.mean(cols["vp"])),
             "mean_hal_vp": float(np.nanmean(cols["hal_vp"])) if np.isfinite(cols["hal_vp"]).any() else float("nan"),

@@ -1,13 +1,13 @@
 """Reward shaping for training: a dense signal from the agents' value of a position.
 
 The environment's own rewards (``reward="win" | "margin" | "vp"``) are sparse or blind to everything that is not
-yet a VP: a solo game is ~45 learner decisions, and the goods, robots, tiles and missions an agent builds up turn
+yet a VP: a solo game is ~90-130 learner decisions, and the goods, robots, tiles and missions an agent builds up turn
 into VP only later.  ``ValueShaping`` adds potential-based shaping (Ng, Harada & Russell, 1999) on top of the
 environment's reward:
 
     r'_t = r_t + scale * (gamma * phi(s_{t+1}) - phi(s_t))
 
-with ``phi(s) = agents.greedy.evaluate(s, seat)``: the learner's VP plus the documented worth of its goods,
+with ``phi(s) = agents.value.evaluate(s, seat)``: the learner's VP plus the documented worth of its goods,
 robots, tiles, missions, cards and dice, minus Hal's VP in the solo game (the same value the greedy, heuristic
 and MCTS agents optimise).  At the end of the game ``evaluate`` is the final VP (minus Hal's), so over a whole
 episode the shaping terms add up to about ``scale * (final margin - phi(start))``: the return is the
@@ -45,7 +45,7 @@ class ValueShaping(gym.Wrapper):
         if not 0 < gamma <= 1:
             raise ValueError(f"shaping gamma must lie in (0, 1], got {gamma}")
         if value is None:
-            from agents.greedy import evaluate as value
+            from agents.value import evaluate as value
         self.value = value
         self.scale = float(scale)
         self.gamma = float(gamma)
