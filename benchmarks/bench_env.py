@@ -1,5 +1,6 @@
 """Throughput of the PettingZoo AEC environment: random legal play through ``blackangel_env.env()`` (the wrapped
-environment), with the observation and the action mask built at every step (``env.last()``).
+environment), with the observation and the action mask built at every step (``env.last()``); the random legal
+action is drawn among ``mask.nonzero()[0]``.
 
 ``aec_steps_per_s(seconds, players, advanced, seed)`` returns a dict with ``aec_steps_per_s`` (agent steps per
 second, dead-agent steps at the end of a game excluded, game resets included in the time), ``observation_size``,
@@ -39,8 +40,8 @@ def _play(num_players: int, seconds: float, advanced: bool, seed: int) -> tuple[
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.random() * len(legal))]))
+            legal = obs["action_mask"].nonzero()[0]          # the legal ids (np.flatnonzero without its wrappers)
+            env.step(legal.item(int(rng.random() * len(legal))))
             steps += 1
     return steps, time.perf_counter() - t0
 

@@ -25,6 +25,11 @@ state buffer is copied into an int32 scratch vector followed by a few derived va
 stack, boost side / debris of the tiles in place, owners of the cards in Space, robots on the Ravagers at each
 location, ...); then every categorical feature is one table look-up and all of them land through ONE
 ``np.bincount``, the plain quantities through one gather, and one multiply applies the scales.
+
+Successive states.  ``SeatEncoder(seat).encode(state)`` returns the same vectors as ``encode_observation`` (a new
+array each call) but keeps the previous call's buffer and observation: the buffer values that changed (a few per
+decision) are re-encoded in Python through per-position tables (dicts value -> observation position), the derived
+values and counts they feed kept current; a large change takes the vectorised path.  The environments use it.
 """
 
 from __future__ import annotations
@@ -59,9 +64,11 @@ from .state import (
 )
 
 __all__ = [
-    "ObsSlice", "encode_observation", "encode_state", "layout_markdown", "observation_layout", "observation_size",
-    "observation_views", "state_size",
+    "ObsSlice", "SeatEncoder", "encode_observation", "encode_state", "layout_markdown", "observation_layout",
+    "observation_size", "observation_views", "state_size",
 ]
+
+_not_equal = np.not_equal     # the ufunc, bound once
 
 INT16_MAX = 32767             # bound of any quantity stored in the state buffer
 REL_SEATS = 4                 # p0 (observer) .. p3
@@ -345,6 +352,14 @@ class _Derived:
         self.final_round = d["final_round"]
         self.size = X.size
         self.ONE, self.MINUS1 = X.ONE, X.MINUS1
+        self.spans = tuple(sorted((off, off + int(np.prod(X.shape[name]))) for name, off in f.items()))
+        self._inc: _IncDerived | None = None
+
+    def inc(self) -> _IncDerived:
+        """The Python tables of ``SeatEncoder`` (built on first use)."""
+        if self._inc is None:
+            self._inc = _IncDerived(self)
+        return self._inc
 
     def new_ext(self) -> np.ndarray:
         ext = np.zeros(self.size, dtype=np.intp)
@@ -418,6 +433,14 @@ class _Plan:
         self.sc_scale = scale[self.sc_dst]
         self.sc_tmp = np.empty(len(sc_src), dtype=np.float32)
         self.derived = _derived(X, display_len)
+        self.trash = trash
+        self._inc: _IncPlan | None = None
+
+    def inc(self) -> _IncPlan:
+        """The Python tables of ``SeatEncoder`` (built on first use)."""
+        if self._inc is None:
+            self._inc = _IncPlan(self)
+        return self._inc
 
 
 _TILE_REL: dict[int, tuple[Components, tuple[dict[int, int], ...]]] = {}
@@ -716,6 +739,311 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
     out[P.sc_dst] = tmp
     return out
 
+
+# =============================================================================================================
+# Incremental encoding (SeatEncoder): the same vectors, updated from the previous state seen
+# =============================================================================================================
+
+class _IncDerived:
+    """Python tables of a ``_Derived``: the derived values by source and by the buffer cell they read, the count
+    key of each counted buffer cell, and the registers of the final-round flag."""
+
+    def __init__(self, D: _Derived):
+        const = {int(D.ONE): 1, int(D.MINUS1): -1}
+        cols = (D.src, D.vmin, D.base, D.mult, D.default, D.dst)
+        self.entries = [(s, v0, b, k, const.get(dflt, 0), t)
+                        for s, v0, b, k, dflt, t in zip(*(c.tolist() for c in cols))]
+        by_src: list[list[int]] = [[] for _ in range(D.size)]
+        by_cell: list[list[tuple[int, int]]] = [[] for _ in range(D.size)]
+        for j, (s, v0, b, k, _dflt, _t) in enumerate(self.entries):
+            by_src[s].append(j)
+            first = b + v0 * k                     # the entry reads base + value * mult within this buffer field
+            lo, hi = next((a, z) for a, z in D.spans if a <= first < z)
+            for x in range(first, hi, k):
+                by_cell[x].append((j, (x - b) // k))
+        self.by_src = [tuple(x) for x in by_src]
+        self.by_cell = [tuple(x) for x in by_cell]
+        self.cnt_of = [-1] * D.size
+        for s, off in zip(D.cnt_src.tolist(), D.cnt_off.tolist()):
+            assert self.cnt_of[s] == -1, "a buffer cell counted twice"
+            self.cnt_of[s] = off
+        self.final_regs = frozenset(D.m + r for r in (M_END_TRIGGERED, M_ROUND, M_TRIGGER_ROUND))
+        self.B = D.B
+
+
+class _IncPlan:
+    """Python tables of a ``_Plan`` for ``SeatEncoder``, by position of the scratch vector: the categorical
+    entries reading it (each as a dict value -> observation position; values that land nowhere are absent), the
+    plain quantities reading it, and whether it feeds a derived value, a count or an entry whose positions other
+    entries can also set (those keep a count per position)."""
+
+    def __init__(self, P: _Plan):
+        size, N = P.derived.size, P.N
+        R = self.derived = P.derived.inc()
+        trash = P.trash
+        positions = list(range(N))                   # shared int objects
+        tab = P.cat_abs.tolist()
+        lo, up, shift, src = P.cat_lo.tolist(), P.cat_up.tolist(), P.cat_shift.tolist(), P.cat_src.tolist()
+        maps = []
+        for e in range(len(src)):
+            base = shift[e]
+            maps.append({v: positions[tab[base + v]] for v in range(lo[e] + 1, up[e]) if tab[base + v] != trash})
+        writers = np.zeros(N, dtype=np.intp)         # how many categorical entries can set each position
+        for mp in maps:
+            writers[list(set(mp.values()))] += 1
+        shared = set(np.flatnonzero(writers > 1).tolist())
+        counted = [e for e, mp in enumerate(maps) if shared.intersection(mp.values())]
+        self.counted = [(src[e], maps[e]) for e in counted]       # (source, map) of each counted entry
+        counted_set = set(counted)
+        cat_of: list[list[dict]] = [[] for _ in range(size)]
+        rc_of: list[list[dict]] = [[] for _ in range(size)]
+        for e, x in enumerate(src):
+            (rc_of if e in counted_set else cat_of)[x].append(maps[e])
+        dsts = P.sc_dst.tolist()
+        assert len(set(dsts)) == len(dsts) and trash in dsts
+        cat_positions = {q for mp in maps for q in mp.values()}
+        assert not cat_positions.intersection(dsts), "a position is both categorical and a plain quantity"
+        sc_of: list[list[tuple[int, float]]] = [[] for _ in range(size)]
+        for x, dst, sc in zip(P.sc_src.tolist(), dsts, P.sc_scale.tolist()):
+            sc_of[x].append((dst, sc))
+        self.cat_of = [tuple(x) for x in cat_of]
+        self.rc_of = [tuple(x) for x in rc_of]
+        self.sc_of = [tuple(x) for x in sc_of]
+        # buffer cells that need more than their own entries: counts, derived values, the final-round flag,
+        # counted entries
+        self.special = [bool(R.cnt_of[x] >= 0 or R.by_src[x] or R.by_cell[x] or x in R.final_regs or rc_of[x])
+                        for x in range(size)]
+        self.special_arr = np.asarray(self.special, dtype=bool)
+        # per buffer cell: None (nothing reads it) or (categorical maps, plain quantities, special)
+        self.deps = [(self.cat_of[x], self.sc_of[x], self.special[x])
+                     if (self.cat_of[x] or self.sc_of[x] or self.special[x]) else None for x in range(size)]
+
+
+class SeatEncoder:
+    """``encode_observation`` for the successive states of one seat: each call returns a new array equal to
+    ``encode_observation(state, seat)``.  After the first call only what changed since the previous call is
+    re-encoded: the state buffer is compared with the one seen last and the few values that differ are
+    re-encoded in Python (a large change, or another game set-up, takes the full vectorised path)."""
+
+    FULL_ABOVE = 32                 # changed buffer values beyond which the full (vectorised) encoding is faster
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self._key = None
+        self._buf = None
+
+    def __getstate__(self) -> dict:
+        return {"seat": self.seat}             # a copy starts afresh (memoryviews cannot be pickled)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["seat"])
+
+    def _bind(self, state: State) -> None:
+        """Plan and scratch arrays for the state's components and player count; memoryviews of the buffers
+        (element access through a memoryview costs a fraction of numpy's)."""
+        buf = state.buf
+        key = (state.comp, int(state.m[M_N_PLAYERS]))
+        if key != self._key:
+            n = key[1]
+            if not 0 <= self.seat < n:
+                raise ValueError(f"seat must be a player seat 0..{n - 1}, got {self.seat!r}")
+            P = self._P = _plan(state.comp, n, self.seat)
+            self._T = P.inc()
+            self._ext = P.derived.new_ext()
+            self._out = np.zeros(P.N, dtype=np.float32)
+            self._prev = np.empty_like(buf)
+            self._neq = np.empty(len(buf), dtype=bool)
+            self._mv_ext = memoryview(self._ext)
+            self._mv_out = memoryview(self._out)
+            self._mv_prev = memoryview(self._prev)
+            self._key = key
+            self._buf = None
+        self._comp = state.comp
+        self._buf = buf
+        self._mv_buf = memoryview(buf)
+
+    def _full(self, state: State, derive: bool = True) -> None:
+        """The vectorised encoding (``encode_observation``).  ``derive=False``: the derived values and counts of
+        the scratch vector are already current (kept by ``_maintain``); only the buffer part is copied."""
+        P = self._P
+        ext = self._ext
+        if derive:
+            P.derived.fill(state, ext)
+        else:
+            ext[:P.derived.B] = state.buf
+        k = ext[P.cat_src]
+        _clip(k, P.cat_lo, P.cat_up, out=k)
+        k += P.cat_shift
+        pos = P.cat_abs[k]
+        out = self._out
+        out.fill(0.0)
+        out[pos] = 1.0
+        tmp = P.sc_tmp
+        tmp[:] = ext[P.sc_src]
+        tmp *= P.sc_scale
+        out[P.sc_dst] = tmp
+        rc: dict[int, int] = {}               # counted entries: how many set each position
+        mx = self._mv_ext
+        for x, m in self._T.counted:
+            q = m.get(mx[x])
+            if q is not None:
+                rc[q] = rc.get(q, 0) + 1
+        self._rc = rc
+        np.copyto(self._prev, state.buf)
+
+    def encode(self, state: State) -> np.ndarray:
+        buf = state.buf
+        if buf is not self._buf or state.comp is not self._comp:
+            self._bind(state)                  # another game (or the first call): the full encoding
+            self._full(state)
+            return self._out.copy()
+        changed = _not_equal(buf, self._prev, self._neq).nonzero()[0]
+        count = len(changed)
+        if count > self.FULL_ABOVE:
+            # many changes: derived values and counts kept up to date in Python from the few cells they read,
+            # then the vectorised encoding without recomputing them
+            special = changed[self._T.special_arr[changed]].tolist()
+            if special:
+                mp, mb = self._mv_prev, self._mv_buf
+                self._maintain([(x, mp[x], mb[x]) for x in special])
+            self._full(state, derive=False)
+        elif count:
+            self._update(changed.tolist())
+        return self._out.copy()
+
+    def _update(self, xs: list[int]) -> None:
+        """Re-encode the changed buffer cells ``xs``.  The scratch vector's buffer part is left stale (only the
+        full path reads it); its derived values and counts are kept current."""
+        mb = self._mv_buf
+        mp = self._mv_prev
+        out = self._mv_out
+        deps = self._T.deps
+        more = None
+        for x in xs:
+            ov = mp[x]
+            nv = mb[x]
+            mp[x] = nv
+            dep = deps[x]
+            if dep is None:
+                continue
+            cats, scs, special = dep
+            for m in cats:                     # an observation position is set by one entry only: no order
+                po = m.get(ov)
+                pn = m.get(nv)
+                if po != pn:
+                    if po is not None:
+                        out[po] = 0.0
+                    if pn is not None:
+                        out[pn] = 1.0
+            for d, scale in scs:
+                # the exact product of two float32 values rounded once to float32: numpy's float32 product
+                out[d] = nv * scale
+            if special:
+                if more is None:
+                    more = []
+                more.append((x, ov, nv))
+        if more is not None:
+            self._update_more(more)
+
+    def _update_more(self, more: list[tuple[int, int, int]]) -> None:
+        """The rest of an update: counted entries, counts, derived values and what reads them."""
+        rc_of = self._T.rc_of
+        for x, ov, nv in more:
+            if rc_of[x]:
+                self._counted(rc_of[x], ov, nv)
+        old, new = self._maintain(more)
+        T = self._T
+        out = self._mv_out
+        cat_of, sc_of = T.cat_of, T.sc_of
+        for p, ov in old.items():
+            nv = new[p]
+            if nv == ov:
+                continue
+            for m in cat_of[p]:
+                po = m.get(ov)
+                pn = m.get(nv)
+                if po != pn:
+                    if po is not None:
+                        out[po] = 0.0
+                    if pn is not None:
+                        out[pn] = 1.0
+            if rc_of[p]:
+                self._counted(rc_of[p], ov, nv)
+            for d, scale in sc_of[p]:
+                out[d] = nv * scale
+
+    def _maintain(self, more: list[tuple[int, int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+        """Counts, derived values and the final-round flag after the buffer cells ``more`` (cell, old value, new
+        value) changed: written to the scratch vector; returns their positions' old and new values."""
+        mb = self._mv_buf
+        ext = self._mv_ext
+        T = self._T
+        R = T.derived
+        cnt_of, by_src, by_cell, final_regs = R.cnt_of, R.by_src, R.by_cell, R.final_regs
+        old: dict[int, int] = {}               # derived or count position -> value before this update
+        new: dict[int, int] = {}               # ... and after it
+        dirty: set[int] = set()
+        cells: list[tuple[int, int]] = []
+        final = False
+        for x, ov, nv in more:
+            c = cnt_of[x]
+            if c >= 0:                         # a counted location: one unit moves from key ov to key nv
+                a = c + ov
+                b = c + nv
+                va = new[a] if a in new else ext[a]
+                if a not in old:
+                    old[a] = va
+                new[a] = va - 1
+                vb = new[b] if b in new else ext[b]
+                if b not in old:
+                    old[b] = vb
+                new[b] = vb + 1
+            if by_src[x]:
+                dirty.update(by_src[x])
+            if by_cell[x]:
+                cells.extend(by_cell[x])
+            if x in final_regs:
+                final = True
+        entries = R.entries
+        for j, v in cells:                     # derived values reading a changed cell (sources as they are now)
+            if mb[entries[j][0]] == v:
+                dirty.add(j)
+        for j in dirty:
+            s, v0, b, k, dflt, t = entries[j]
+            v = mb[s]
+            nv = mb[b + v * k] if v >= v0 else dflt
+            ov = ext[t]
+            if nv != ov:
+                old[t] = ov
+                new[t] = nv
+        if final:
+            D = self._P.derived
+            mo = D.m
+            nv = 1 if (mb[mo + M_END_TRIGGERED] and mb[mo + M_ROUND] == mb[mo + M_TRIGGER_ROUND] + 1) else 0
+            t = D.final_round
+            ov = ext[t]
+            if nv != ov:
+                old[t] = ov
+                new[t] = nv
+        for p, nv in new.items():
+            ext[p] = nv
+        return old, new
+
+    def _counted(self, maps: tuple[dict, ...], ov: int, nv: int) -> None:
+        """Entries whose positions other entries can also set: a position is 1 while any entry sets it."""
+        out = self._mv_out
+        rc = self._rc
+        for m in maps:
+            po = m.get(ov)
+            pn = m.get(nv)
+            if po != pn:
+                if po is not None:
+                    rc[po] -= 1
+                    if not rc[po]:
+                        out[po] = 0.0
+                if pn is not None:
+                    rc[pn] = rc.get(pn, 0) + 1
+                    out[pn] = 1.0
 
 def observation_layout(components: Components | None = None) -> list[ObsSlice]:
     """The named slices of the observation vector, in order."""

@@ -1243,10 +1243,21 @@ def legal_actions(s: State) -> list[int]:
     return out
 
 
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+
+
 def legal_mask(s: State) -> np.ndarray:
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    mask.put(legal_actions(s), 1)          # put: half the cost of indexing with a list
-    return mask
+    """The legal actions as an int8 mask (a new array).  The masks of the legal sets met are kept (the same
+    sets come back all the time: the turn choice, a lone DONE, ...): a copy costs less than building one."""
+    legal = legal_actions(s)
+    key = tuple(legal)
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        mask.put(legal, 1)                 # put: half the cost of indexing with a list
+        if len(_MASKS) < 2048:
+            _MASKS[key] = mask
+    return mask.copy()
 
 
 def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
@@ -1658,7 +1669,12 @@ def apply(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    s.m[M_DECISIONS] += 1
+    m = s.m
+    v = m.item(M_DECISIONS)                # m[M_DECISIONS] += 1 in two numpy calls (the in-place form at the bound)
+    if v < 32767:
+        m[M_DECISIONS] = v + 1
+    else:
+        m[M_DECISIONS] += 1
 
 
 def apply_unchecked(s: State, action: int) -> None:
@@ -1666,7 +1682,12 @@ def apply_unchecked(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    s.m[M_DECISIONS] += 1
+    m = s.m
+    v = m.item(M_DECISIONS)
+    if v < 32767:
+        m[M_DECISIONS] = v + 1
+    else:
+        m[M_DECISIONS] += 1
 
 
 def _dispatch(s: State, action: int) -> None:

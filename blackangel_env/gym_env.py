@@ -45,7 +45,7 @@ from . import actions as A
 from . import engine
 from .components import default_components, load_components
 from .config import GameConfig
-from .encoding import encode_observation, observation_high
+from .encoding import SeatEncoder, encode_observation, observation_high
 from .pettingzoo_env import _check_reward, render_mode_output, terminal_rewards
 from .state import BOT, M_SOLO, State
 
@@ -114,6 +114,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self.observation_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(A.NUM_ACTIONS)
         self._state: State | None = None
+        self._encoder = SeatEncoder(seat)        # the learner's observations, re-encoded where the state changed
         self._mask: np.ndarray | None = None
         self._all_true = np.ones(A.NUM_ACTIONS, dtype=bool)
         self.num_steps = 0
@@ -242,7 +243,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         return reward + self._vp_reward()
 
     def _observe(self) -> np.ndarray:
-        return encode_observation(self._state, self.seat)
+        return self._encoder.encode(self._state)
 
     def _info(self) -> dict[str, Any]:
         s = self._state

@@ -60,8 +60,8 @@ from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
 from .config import GameConfig
-from .encoding import _plan, encode_observation, encode_state, observation_high, state_size
-from .state import BOT, M_SOLO, PHASE_NAMES, State
+from .encoding import SeatEncoder, _plan, encode_state, observation_high, state_size
+from .state import BOT, M_ACTOR, M_GAME_OVER, M_SOLO, PHASE_NAMES, State
 
 __all__ = ["env", "raw_env", "REWARD_SCHEMES"]
 
@@ -172,8 +172,9 @@ class raw_env(AECEnv, EzPickle):
         self._zero_mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         self._version = 0
         self._obs_cache: dict[str, tuple[int, dict]] = {}
-        for seat in range(n):              # the observation encoders' index arrays, built once here, not mid-game
-            _plan(self._comp, n, seat)
+        self._encoders = [SeatEncoder(seat) for seat in range(n)]   # each seat's observation, updated incrementally
+        for seat in range(n):              # the observation encoders' tables, built once here, not mid-game
+            _plan(self._comp, n, seat).inc()
 
     # -- spaces ---------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -242,7 +243,8 @@ class raw_env(AECEnv, EzPickle):
         engine.apply(s, action)            # IllegalActionError (state unchanged) for an illegal action
         self.num_steps += 1
         self._version += 1
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
         rewards = self.rewards
         for a in self.agents:
             rewards[a] = 0.0
@@ -253,15 +255,17 @@ class raw_env(AECEnv, EzPickle):
                 if v != self._vp[p]:
                     rewards[a] = sc * (v - self._vp[p])
                     self._vp[p] = v
-        if s.terminal:
+        m = s.m
+        if m.item(M_GAME_OVER):
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[s.actor]
+            self.agent_selection = self.possible_agents[m.item(M_ACTOR)]
             if self.max_steps is not None and self.num_steps >= self.max_steps:
                 for a in self.agents:
                     self.truncations[a] = True
                     self.infos[a] = {"truncated_at_step": self.num_steps}
-        self._accumulate_rewards()
+        for a, r in rewards.items():       # AECEnv._accumulate_rewards, inlined
+            cumulative[a] += r
         if self.render_mode == "human":
             self.render()
 
@@ -284,8 +288,9 @@ class raw_env(AECEnv, EzPickle):
             return hit[1]
         s = self._state
         seat = self.agent_name_mapping[agent]
-        obs = encode_observation(s, seat)
-        if not s.terminal and seat == s.actor and not self.truncations.get(agent, False):
+        obs = self._encoders[seat].encode(s)
+        m = s.m
+        if not m.item(M_GAME_OVER) and seat == m.item(M_ACTOR) and not self.truncations.get(agent, False):
             mask = engine.legal_mask(s)
         else:
             mask = self._zero_mask.copy()
@@ -385,18 +390,99 @@ class _AssertOutOfBounds(_FastForward, wrappers.AssertOutOfBoundsWrapper):
 
 
 class _OrderEnforcing(_FastForward, wrappers.OrderEnforcingWrapper):
+    """OrderEnforcingWrapper.  Over the wrappers of ``env()`` (``_AssertOutOfBounds(_TerminateIllegal(raw))``),
+    ``agent_iter``, ``last``, ``observe`` and the usual ``step`` (a legal action id of the acting agent) go
+    straight to the raw environment and do what the three wrappers would do, check for check; anything else
+    (an illegal or out-of-space action, a dead agent's step, another wrapper chain) takes the wrappers' own
+    path."""
+
     def __init__(self, env):
         super().__init__(env)
         self._bind_raw()
+        inner = getattr(env, "env", None)
+        fused = type(env) is _AssertOutOfBounds and type(inner) is _TerminateIllegal and inner.env is self._raw_env
+        self._illegal = inner if fused else None
+        self._bounds: dict[str, tuple] = {}       # agent -> (space, start, n, first id, end id), Python ints
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if self._illegal is None:
+            return super().agent_iter(max_iter)
+        if not self._has_reset:
+            wrappers.order_enforcing.EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def observe(self, agent: str):
+        ti = self._illegal
+        if ti is None or not self._has_reset:
+            return super().observe(agent)
+        return ti.observe(agent)                  # AssertOutOfBoundsWrapper.observe only forwards
 
     def last(self, observe: bool = True):
         """AECEnv.last, reading the raw environment's dictionaries directly (the same values)."""
         agent = self.agent_selection              # AttributeError before reset(), as OrderEnforcingWrapper does
         assert agent is not None
-        observation = self.observe(agent) if observe else None
         raw = self._raw_env
+        if not observe:
+            observation = None
+        elif self._illegal is not None:           # the wrappers' observe: TerminateIllegalWrapper keeps it
+            observation = raw.observe(agent)
+            ti = self._illegal
+            ti._prev_obs = observation
+            ti._prev_info = raw.infos[agent] if agent in raw.infos else {}
+        else:
+            observation = self.observe(agent)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
                 raw.infos[agent])
+
+    def step(self, action) -> None:
+        ti = self._illegal
+        if ti is not None and self._has_reset and type(action) is int:
+            raw = self._raw_env
+            agent = raw.agent_selection
+            prev = ti._prev_obs
+            if (raw.agents and not ti._terminated and type(prev) is dict
+                    and not (raw.terminations[agent] or raw.truncations[agent])):
+                space = raw.action_space(agent)
+                if type(space) is spaces.Discrete:
+                    b = self._bounds.get(agent)       # the space's ids as Python ints (its numpy ones compare slowly)
+                    if b is None or b[0] is not space or b[1] is not space.start or b[2] is not space.n:
+                        b = self._bounds[agent] = (space, space.start, space.n, int(space.start),
+                                                   int(space.start + space.n))
+                    fast = b[3] <= action < b[4] and prev["action_mask"][action]
+                else:
+                    fast = False
+                if fast:
+                    # OrderEnforcingWrapper.step, AssertOutOfBoundsWrapper.step (in the space) and
+                    # TerminateIllegalWrapper.step (legal by the mask observed last) for this case:
+                    self._has_updated = True
+                    ti._prev_obs = None
+                    ti._prev_info = None
+                    raw.step(action)
+                    return
+        super().step(action)
+
+
+class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):
+    """AECOrderEnforcingIterator reading the raw environment directly (the same checks)."""
+
+    def __init__(self, env: _OrderEnforcing, max_iter: int):
+        super().__init__(env, max_iter)
+        self._raw = env._raw_env
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
+
+
+class _AgentIterable(wrappers.order_enforcing.AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
 
 
 for _name in _HOT:
@@ -409,7 +495,8 @@ def env(**kwargs) -> AECEnv:
     """``raw_env(**kwargs)`` with PettingZoo's standard wrappers: an illegal action ends the game with -1 for
     the offender (TerminateIllegalWrapper), out-of-space actions fail an assertion (AssertOutOfBoundsWrapper),
     and the call order is enforced (OrderEnforcingWrapper).  (Subclasses of those wrappers that only add a
-    direct path to the attributes read at every step, and the illegal-action message.)"""
+    direct path to the attributes read at every step and, for ``agent_iter`` / ``last`` / ``observe`` and the
+    step of a legal action, one call doing the three wrappers' checks; and the illegal-action message.)"""
     e = raw_env(**kwargs)
     e = _TerminateIllegal(e, illegal_reward=-1)
     e = _AssertOutOfBounds(e)

@@ -311,3 +311,48 @@ def test_derived_values(n):
         if n == 1:
             remaining = sorted(int(c) for c in s.hal_deck if c >= 0)
             assert np.flatnonzero(v["game.hal_remaining"]).tolist() == remaining
+
+
+# --- incremental encoding --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n,advanced", [(n, adv) for n in (1, 2, 3, 4) for adv in (False, True)])
+@pytest.mark.parametrize("full_above", [0, 32, 10_000])
+def test_seat_encoder_equals_encode_observation(n, advanced, full_above, monkeypatch):
+    """SeatEncoder (incremental, as the environments use it) gives exactly encode_observation's vectors, whatever
+    the size of the change since its previous call: every path (Python update, derived values and counts kept
+    in Python then the vectorised encoding, full encoding) and a new game with the same encoders."""
+    from blackangel_env.encoding import SeatEncoder
+    monkeypatch.setattr(SeatEncoder, "FULL_ABOVE", full_above)
+    encoders = [SeatEncoder(q) for q in range(n)]
+    for seed in (3, 4):
+        rng = np.random.default_rng(seed)
+        s = engine.new_game(num_players=n, advanced=advanced, seed=seed)
+        k = 0
+        while True:
+            seats = [s.actor] if not s.terminal and k % 4 else range(n)
+            for q in seats:
+                got = encoders[q].encode(s)
+                want = encode_observation(s, q)
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (seed, k, q)
+            if s.terminal:
+                break
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.random() * len(legal))])
+            k += 1
+
+
+def test_seat_encoder_returns_new_arrays_and_copies_afresh():
+    import copy
+    import pickle
+
+    from blackangel_env.encoding import SeatEncoder
+    s = engine.new_game(num_players=3, seed=5)
+    enc = SeatEncoder(1)
+    a = enc.encode(s)
+    a[:] = 7.0                                   # a caller may write into what it got: nothing else changes
+    b = enc.encode(s)
+    assert b is not a and np.array_equal(b, encode_observation(s, 1))
+    for other in (copy.deepcopy(enc), pickle.loads(pickle.dumps(enc))):
+        assert np.array_equal(other.encode(s), b)
+    with pytest.raises(ValueError, match="seat"):
+        SeatEncoder(3).encode(s)

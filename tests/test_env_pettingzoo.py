@@ -169,6 +169,58 @@ def test_wrapped_env_illegal_action_terminates_with_penalty_and_message():
         e.step(A.NUM_ACTIONS + 5)
 
 
+
+def _standard_wrappers(**kwargs):
+    """``env()`` with the direct paths of its outer wrapper turned off: every call goes down the wrappers."""
+    e = blackangel_env.env(**kwargs)
+    e._illegal = None
+    return e
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_env_fast_paths_match_the_standard_wrappers(n):
+    """``env()`` goes straight to the raw environment on the usual calls: the same observations, masks, rewards,
+    terminations, truncations and infos as going down the wrappers, through legal actions, numpy integer actions,
+    a step without a preceding ``last()``, an illegal action, truncation and the dead agents' steps."""
+    for seed, illegal_at, max_steps in ((1, None, None), (2, 25, None), (3, None, 30)):
+        fast, slow = (f(num_players=n, reward="vp", max_steps=max_steps) for f in (blackangel_env.env,
+                                                                                    _standard_wrappers))
+        rng = np.random.default_rng(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for e in (fast, slow):
+                e.reset(seed=seed)
+            k = 0
+            for agent, other in zip(fast.agent_iter(), slow.agent_iter()):
+                assert agent == other
+                k += 1
+                skip_last = k % 7 == 3
+                if not skip_last:
+                    got, want = fast.last(), slow.last()
+                    assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
+                    assert got[0]["action_mask"].tobytes() == want[0]["action_mask"].tobytes()
+                    assert repr(got[1:]) == repr(want[1:])
+                    done = got[2] or got[3]
+                else:
+                    done = fast.terminations[agent] or fast.truncations[agent]
+                if done:
+                    action = None
+                else:
+                    mask = fast.unwrapped.observe(agent)["action_mask"]
+                    if k == illegal_at:
+                        action = int(np.flatnonzero(mask == 0)[0])
+                    else:
+                        legal = np.flatnonzero(mask)
+                        action = legal[int(rng.random() * len(legal))]
+                        action = int(action) if k % 2 else action          # numpy integers too
+                fast.step(action)
+                slow.step(action)
+                for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+                    assert repr(getattr(fast.unwrapped, name)) == repr(getattr(slow.unwrapped, name)), name
+        assert fast.agents == slow.agents == []
+        assert fast.unwrapped.game_state == slow.unwrapped.game_state
+
+
 def test_max_steps_truncates_every_agent():
     e = blackangel_env.env(num_players=3, max_steps=7)
     _, total, order = _play_env(e, 4, np.random.default_rng(0))
