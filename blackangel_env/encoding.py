@@ -758,8 +758,8 @@ class _IncDerived:
         for j, (s, v0, b, k, _dflt, _t) in enumerate(self.entries):
             by_src[s].append(j)
             first = b + v0 * k                     # the entry reads base + value * mult within this buffer field
-            lo, hi = next((a, z) for a, z in D.spans if a <= first < z)
-            for x in range(first, hi, k):
+            end = next(z for a, z in D.spans if a <= first < z)
+            for x in range(first, end, k):
                 by_cell[x].append((j, (x - b) // k))
         self.by_src = [tuple(x) for x in by_src]
         self.by_cell = [tuple(x) for x in by_cell]

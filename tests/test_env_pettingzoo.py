@@ -190,10 +190,8 @@ def test_env_fast_paths_match_the_standard_wrappers(n):
             warnings.simplefilter("ignore")
             for e in (fast, slow):
                 e.reset(seed=seed)
-            k = 0
-            for agent, other in zip(fast.agent_iter(), slow.agent_iter()):
+            for k, (agent, other) in enumerate(zip(fast.agent_iter(), slow.agent_iter()), start=1):
                 assert agent == other
-                k += 1
                 skip_last = k % 7 == 3
                 if not skip_last:
                     got, want = fast.last(), slow.last()
