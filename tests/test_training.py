@@ -34,12 +34,7 @@ TINY = ROOT / "configs/train/ppo_solo_tiny.yaml"
 HAS_TB = importlib.util.find_spec("tensorboard") is not None
 
 
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, tmp_path):
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
-    n = torch.get_num_threads()
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures("training_sandbox")     # tests/conftest.py
 
 
 def _train(run_dir, *sets, resume=False):

@@ -27,12 +27,7 @@ TINY = ROOT / "configs/train/selfplay_tiny.yaml"
 SCHEMA = selfplay.SELFPLAY_SCHEMA
 
 
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, tmp_path):
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
-    n = torch.get_num_threads()
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures("training_sandbox")     # tests/conftest.py
 
 
 @pytest.fixture(scope="module")
