@@ -4,7 +4,9 @@ callable directly) and ``reset(seed)``.  ``state`` is a copy of the engine state
 
 ``make_agent(code, seed)`` builds an agent from a command-line code: ``random``, ``greedy``, ``heuristic``,
 ``mcts:<simulations>`` (``mcts`` alone: 100 simulations), ``policy:<path>`` (a MaskablePPO checkpoint from
-``training/``: a run directory, whose best model is used, or a model ``.zip``; see ``training.policy_agent``).
+``training/``: a run directory, whose best model is used, or a model ``.zip``; see ``training.policy_agent``),
+``rllib:<path>`` (an RLlib run directory, algorithm checkpoint or module directory from ``training/rllib_train.py``;
+needs the ``rllib`` extra; see ``training.rllib_train.RLlibAgent``).
 """
 
 from .greedy import GreedyAgent, SearchAgent, evaluate
@@ -16,7 +18,7 @@ from .value import horizon
 __all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "determinize", "evaluate",
            "horizon", "make_agent", "parse_agent_code"]
 
-AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>")
+AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>", "rllib:<checkpoint path>")
 
 
 def parse_agent_code(code: str) -> tuple[str, dict]:
@@ -45,6 +47,12 @@ def parse_agent_code(code: str) -> tuple[str, dict]:
         if not arg or not Path(arg).exists():
             raise ValueError(f"agent code {code!r}: policy:<path> needs an existing run directory or model .zip")
         return kind, {"path": arg}
+    if kind == "rllib":
+        from pathlib import Path
+        if not arg or not Path(arg).is_dir():
+            raise ValueError(f"agent code {code!r}: rllib:<path> needs an existing RLlib run, checkpoint or module "
+                             "directory")
+        return kind, {"path": arg}
     raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(AGENT_CODES)}")
 
 
@@ -54,5 +62,11 @@ def make_agent(code: str, seed: int | None = None):
     if kind == "policy":
         from training.policy_agent import PolicyAgent   # torch and SB3 are loaded only for learned policies
         return PolicyAgent(opts["path"], seed=seed)
+    if kind == "rllib":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError(f"agent code {code!r}: ray[rllib] is not installed (pip install -e '.[rllib]')")
+        from training.rllib_train import RLlibAgent    # Ray is loaded only for RLlib policies
+        return RLlibAgent(opts["path"])
     cls = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "mcts": MCTSAgent}[kind]
     return cls(seed=seed, **opts)

@@ -107,6 +107,16 @@ def test_make_agent_codes():
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     assert make_agent("mcts:7").simulations == 7
     assert parse_agent_code("mcts") == ("mcts", {"simulations": 100})
-    for bad in ("", "foo", "mcts:0", "mcts:x", "greedy:3", "policy:model.zip"):
+    for bad in ("", "foo", "mcts:0", "mcts:x", "greedy:3", "policy:model.zip", "rllib:", "rllib:no/such/run"):
         with pytest.raises(ValueError):
             parse_agent_code(bad)
+
+
+def test_rllib_agent_code_needs_a_directory_and_names_a_missing_ray(tmp_path):
+    assert parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
+    with pytest.raises(ValueError, match="needs an existing RLlib run"):
+        parse_agent_code(f"rllib:{tmp_path / 'model.zip'}")
+    import importlib.util
+    if importlib.util.find_spec("ray") is None:
+        with pytest.raises(ValueError, match=r"ray\[rllib\] is not installed"):
+            make_agent(f"rllib:{tmp_path}")

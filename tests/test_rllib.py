@@ -102,6 +102,11 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     assert ckpt.path.name == "shared" and info["action_mask"][ckpt.act(obs, info["action_mask"])] == 1
     with pytest.raises(FileNotFoundError, match="not an RLlib checkpoint"):
         rllib_train.RLlibAgent(tmp_path)
+    # the agent code rllib:<path> (agents.make_agent, `blackangel eval`)
+    from agents import make_agent
+    coded = make_agent(f"rllib:{run}")
+    assert isinstance(coded, rllib_train.RLlibAgent) and coded.path == run / "best_module"
+    assert info["action_mask"][coded.act(obs, info["action_mask"])] == 1
 
 
 @needs_rllib
