@@ -15,10 +15,11 @@ from .mcts import MCTSAgent, determinize
 from .random_agent import RandomAgent
 from .value import horizon
 
-__all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "determinize", "evaluate",
-           "horizon", "make_agent", "parse_agent_code"]
+__all__ = ["AGENT_CODES", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "determinize",
+           "evaluate", "horizon", "make_agent", "parse_agent_code"]
 
-AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>", "rllib:<checkpoint path>")
+AGENT_CODES = ("random", "greedy", "heuristic", "mcts:<simulations>", "policy:<checkpoint path>",
+               "rllib:<checkpoint path>")
 
 
 def parse_agent_code(code: str) -> tuple[str, dict]:

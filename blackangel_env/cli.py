@@ -13,8 +13,9 @@ seeded with the same seed), printing the board as it goes, every move and VP cha
 final scores with their breakdown by source.
 
 ``eval`` benchmarks agents named by codes (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``,
-``policy:<path>``, ``rllib:<path>``; see ``agents.make_agent``).  One code plays solo games against Hal (``--hal``); several codes play tables of that
-many players, the seats rotated across games (game g seats code i at seat (i + g) mod n).  Game g uses the game
+``policy:<path>``, ``rllib:<path>``; see ``agents.make_agent``).  One code plays solo games against Hal
+(``--hal``); several codes play tables of that many players, the seats rotated across games (game g seats code i
+at seat (i + g) mod n).  Game g uses the game
 seed and agent seeds derived from (S, g) only, so the results do not depend on ``--workers``.  Per agent (codes
 given twice are pooled): games, wins (ties share the victory: each tied winner counts a win; solo: more VP than
 Hal), win_rate with its 95% Wilson interval, mean and standard deviation of the final VP, mean margin against
@@ -457,8 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     b.set_defaults(func=_bench)
     e = sub.add_parser("eval", help="benchmark agents: solo against Hal or at tables of agents",
                        description="Play seeded games between agents named by codes (random, greedy, heuristic, "
-                                   "mcts:<simulations>, policy:<path>, rllib:<path>) and report win rates with 95%% Wilson intervals, VP and "
-                                   "game length.  Exit code 2 for bad arguments.")
+                                   "mcts:<simulations>, policy:<path>, rllib:<path>) and report win rates "
+                                   "with 95%% Wilson intervals, VP and game length.  Exit code 2 for bad arguments.")
     e.add_argument("--players", required=True, metavar="CODE[,CODE...]",
                    help="one code: solo games against Hal; 2-4 codes: tables of that many players (seats rotated)")
     e.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None, help="Hal's difficulty (solo; default standard)")

@@ -25,8 +25,9 @@ one (``training/config.py``: typed, checked, unknown keys refused).
   against each code of ``eval.opponents`` (``training.selfplay.evaluate_tables``: the learner's seat rotated, the
   same seeded deals every time) into ``evaluations.csv``; the best (mean win rate, then margin) module goes to
   ``best_module/``.  With ``per_seat`` policies the evaluated module is the first one (``player_0``'s), played
-  in whichever seat the rotation gives it (``module`` in ``best.json`` and each ``last_eval`` names it); the other seats'
-  modules are in the checkpoints (``RLlibAgent(path, module_id="player_2")``).  ``RLlibAgent(path)`` plays a checkpoint or module behind the agent interface.
+  in whichever seat the rotation gives it (``module`` in ``best.json`` and each ``last_eval`` names it); the
+  other seats' modules are in the checkpoints (``RLlibAgent(path, module_id="player_2")``).  ``RLlibAgent(path)``
+  plays a checkpoint or module behind the agent interface.
 """
 
 from __future__ import annotations
