@@ -193,3 +193,63 @@ def test_a_run_stopped_while_pretraining_resumes_from_the_cached_dataset(tmp_pat
     out = train_ppo.train(None, [], resume=run, progress=msgs.append)
     assert out["num_timesteps"] == 128 and any("reusing" in m for m in msgs)
     assert [s for s, _ in list_checkpoints(run)] == [0, 128]
+
+
+def test_dagger_games_are_driven_by_the_clone_and_labelled_by_the_expert(dataset, tmp_path):
+    """DAgger's collection (module docstring, point 3): beta = 1 is the expert's own games; beta = 0 follows the
+    driver while every label stays the expert's (legal) choice; the result does not depend on the workers."""
+    data, _ = dataset
+    model = _model("policy.net_arch_pi=[16]", "policy.net_arch_vf=[16]")
+    driver = tmp_path / "driver.zip"
+    model.save(driver)
+    shaping = {"shaping": "value", "scale": 0.05, "gamma": 1.0}
+    same, meta = imitation.collect("greedy", 3, seed=7, env_kw=SHORT, shaping=shaping, driver=driver, beta=1.0)
+    for k in data:
+        np.testing.assert_array_equal(same[k], data[k], err_msg=k)
+    assert meta["driver"] == str(driver) and meta["beta"] == 1.0
+    driven, meta0 = imitation.collect("greedy", 3, seed=7, env_kw=SHORT, shaping=shaping, driver=driver, beta=0.0)
+    assert meta0["beta"] == 0.0 and len(driven["actions"]) == 60
+    assert not np.array_equal(driven["obs"], data["obs"])                 # other positions: the driver's
+    masks = imitation.unpack_masks(driven["masks"])
+    assert masks[np.arange(60), driven["actions"]].all()
+    # the labels are the expert's choices in the driven positions: greedy from each position's state
+    again, _ = imitation.collect("greedy", 3, seed=7, env_kw=SHORT, shaping=shaping, driver=driver, beta=0.0,
+                                 workers=2)
+    for k in driven:
+        np.testing.assert_array_equal(driven[k], again[k], err_msg=k)
+    with pytest.raises(ValueError, match="beta must lie in"):
+        imitation.collect("greedy", 1, env_kw=SHORT, driver=driver, beta=1.5)
+    with pytest.raises(ValueError, match="is not a model file"):
+        imitation.collect("greedy", 1, env_kw=SHORT, driver=tmp_path / "none.zip", beta=0.5)
+    merged = imitation.merge_datasets(data, driven)
+    assert list(np.unique(merged["episode"])) == [0, 1, 2, 3, 4, 5] and len(merged["actions"]) == 120
+
+
+def test_train_ppo_runs_dagger_rounds_and_reuses_them(tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    sets = [f"run.dir={run}", "env.max_steps=20", "pretrain.agent=greedy", "pretrain.games=2", "pretrain.epochs=1",
+            "pretrain.batch_size=16", "pretrain.dagger_rounds=2", "pretrain.dagger_games=1",
+            "pretrain.dagger_beta=0.5", "eval.n_games=1", "run.total_timesteps=128"]
+    msgs: list[str] = []
+    train_ppo.train(TINY, sets, progress=msgs.append)
+    summary = json.loads((run / "pretrain/summary.json").read_text())
+    assert [(d["round"], d["beta"], d["games"], d["samples"]) for d in summary["dagger"]] == [(1, 0.5, 1, 20),
+                                                                                           (2, 0.25, 1, 20)]
+    assert summary["clone"]["samples"] == 80                             # 2 expert games + 2 DAgger games
+    seeds = [imitation.load_dataset(run / f"pretrain/dagger_{r}.npz")[1]["seed"] for r in (1, 2)]
+    assert seeds == [2_000_002, 2_000_003]                               # after the expert's games: new deals
+    assert (run / "pretrain/dagger_2_driver.zip").is_file()
+    with open(run / "pretrain/epochs.csv") as f:
+        assert [int(r["round"]) for r in csv.DictReader(f)] == [0, 1, 2]
+    assert sum(m.startswith("pretrain: DAgger round") for m in msgs) == 2
+    with pytest.raises(ConfigError, match="'pretrain.dagger_beta' must lie in"):
+        load_config(TINY, ["pretrain.dagger_beta=2"])
+    # a new run in the same directory reuses the cached expert games and DAgger rounds
+    monkeypatch.setattr(imitation, "collect", lambda *a, **k: (_ for _ in ()).throw(AssertionError("collected")))
+    msgs.clear()
+    import shutil
+    for p in run.iterdir():
+        if p.name != "pretrain":
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+    train_ppo.train(TINY, sets, progress=msgs.append)
+    assert sum("reusing" in m for m in msgs) == 3

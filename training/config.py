@@ -160,6 +160,13 @@ PPO_SCHEMA: dict[str, Key] = {
     "pretrain.value": Key(bool, True, "also fit the value head to the discounted (ppo.gamma) returns of the "
                           "shaped reward, weighted by ppo.vf_coef"),
     "pretrain.evaluate": Key(bool, True, "evaluate the cloned policy against Hal (eval.*) before PPO starts"),
+    "pretrain.dagger_rounds": Key(int, 0, "DAgger rounds after the first cloning: the clone plays, the expert "
+                                  "labels, the policy is cloned again on all samples (0 = plain cloning)",
+                                  check=_non_negative),
+    "pretrain.dagger_games": Key(int, 100, "games the clone plays (labelled by the expert) each DAgger round",
+                                 check=_positive),
+    "pretrain.dagger_beta": Key(float, 0.5, "round r plays the expert's action with probability beta ** r, the "
+                                "clone's otherwise", check=_unit),
     # -- checkpoints ------------------------------------------------------------------------------------------
     "checkpoint.freq": Key(int, 50_000, "save a checkpoint every this many steps (and at the end)",
                            check=_positive),

@@ -17,10 +17,20 @@ actions).  The search agents of ``agents/`` play far better, so a run can start 
    critic that would push the cloned policy around), with its own Adam.  10% of the games are held out: their
    samples give the reported accuracy (greedy masked action == expert action) and losses; ``train_accuracy`` is
    measured on up to 4096 training samples.
-3. ``pretrain(model, cfg, run_dir)``: what ``train_ppo.Trainer`` runs before PPO on a fresh run when
+3. DAgger (``pretrain.dagger_rounds`` > 0; Ross, Gordon & Bagnell 2011): a clone drifts into positions the
+   expert never reaches and has no label for.  Each round, the current clone (saved as
+   ``RUN_DIR/pretrain/dagger_<r>_driver.zip``) plays ``pretrain.dagger_games`` new games against Hal while the
+   expert labels every decision it meets; at each decision the expert's own action is played with probability
+   ``beta = pretrain.dagger_beta ** r`` and the clone's greedy action otherwise (a per-game generator seeded from
+   the game seed decides).  The round's samples (the expert's labels, the played games' rewards) join the
+   dataset and the policy is cloned again on the whole of it (``pretrain.epochs`` more epochs, from its current
+   weights).  Round r's games are seeded after the initial games and the earlier rounds' (disjoint deals).
+4. ``pretrain(model, cfg, run_dir)``: what ``train_ppo.Trainer`` runs before PPO on a fresh run when
    ``pretrain.agent`` is set (the ``pretrain.*`` keys of ``configs/train/ppo_solo.yaml``).  The dataset is
    cached as ``RUN_DIR/pretrain/dataset.npz`` (reused when its settings match: ``--resume`` of a run stopped
-   while cloning) unless ``pretrain.dataset`` names one; per-epoch metrics go to ``RUN_DIR/pretrain/epochs.csv``,
+   while cloning) unless ``pretrain.dataset`` names one, each DAgger round's as ``dagger_<r>.npz`` (reused
+   when its settings match; the driver of a restarted run is cloned again, so it may differ slightly);
+   per-epoch metrics go to ``RUN_DIR/pretrain/epochs.csv`` (a ``round`` column: 0 = the initial cloning),
    the summary to ``RUN_DIR/pretrain/summary.json`` and to the run's logs (``pretrain/*``); the Trainer then
    evaluates the clone and checkpoints it at step 0.
 
@@ -41,8 +51,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["collect", "save_dataset", "load_dataset", "discounted_returns", "behaviour_clone", "pretrain",
-           "dataset_meta", "main"]
+__all__ = ["collect", "save_dataset", "load_dataset", "merge_datasets", "discounted_returns", "behaviour_clone",
+           "pretrain", "dagger_round", "dataset_meta", "main"]
 
 DATASET = "pretrain/dataset.npz"
 VAL_FRACTION = 0.1
@@ -51,16 +61,35 @@ TRAIN_PROBE = 4096           # training samples (at most) whose accuracy is repo
 
 # -- collection ---------------------------------------------------------------------------------------------------
 
-def _play(job: tuple[str, int, dict[str, Any], dict[str, Any] | None]) -> dict[str, Any]:
-    """One game of the expert: its samples and result (runs in a worker process, or in-process)."""
+_DRIVERS: dict[str, Any] = {}     # a worker's loaded DAgger drivers, by path
+
+
+def _driver(path: str):
+    if path not in _DRIVERS:
+        import torch
+
+        from .policy_agent import PolicyAgent
+        torch.set_num_threads(1)                            # one process per core
+        _DRIVERS.clear()
+        _DRIVERS[path] = PolicyAgent(path)
+    return _DRIVERS[path]
+
+
+def _play(job: tuple) -> dict[str, Any]:
+    """One game against Hal, labelled by the expert: its samples and result (runs in a worker process, or
+    in-process).  ``job`` = (expert code, game seed, env options, shaping[, driver model path, beta]): with a
+    driver, the expert's action is played with probability ``beta`` and the driver's otherwise (DAgger)."""
     from agents import make_agent
 
     from .train_ppo import make_env
 
-    code, game_seed, env_kw, shaping = job
+    code, game_seed, env_kw, shaping = job[:4]
+    driver_path, beta = job[4:6] if len(job) > 4 else (None, 1.0)
     env = make_env(env_kw, shaping)
     base = env.unwrapped
     agent = make_agent(code, seed=game_seed)
+    driver = _driver(driver_path) if driver_path else None
+    coin = np.random.default_rng([game_seed, 0xDA66E4])     # who plays each decision (DAgger)
     obs, info = env.reset(seed=game_seed)
     o, m, a, r = [], [], [], []
     while True:
@@ -71,6 +100,8 @@ def _play(job: tuple[str, int, dict[str, Any], dict[str, Any] | None]) -> dict[s
         o.append(obs)
         m.append(mask)
         a.append(act)
+        if driver is not None and coin.random() >= beta:
+            act = driver.act(obs, mask)
         obs, reward, term, trunc, info = env.step(act)
         r.append(reward)
         if term or trunc:
@@ -86,15 +117,23 @@ def _play(job: tuple[str, int, dict[str, Any], dict[str, Any] | None]) -> dict[s
 
 
 def collect(agent: str, games: int, seed: int = 0, env_kw: dict[str, Any] | None = None,
-            shaping: dict[str, Any] | None = None, workers: int = 1, progress=None) -> tuple[dict, dict]:
-    """``games`` seeded games of ``agent`` -> (arrays, meta); see the module docstring."""
+            shaping: dict[str, Any] | None = None, workers: int = 1, progress=None, driver: str | Path | None = None,
+            beta: float = 1.0) -> tuple[dict, dict]:
+    """``games`` seeded games of ``agent`` -> (arrays, meta); see the module docstring.  With ``driver`` (a
+    model ``.zip``) the games are DAgger's: the expert labels every decision, the driver plays it unless a coin
+    of probability ``beta`` gives it to the expert; ``meta["expert"]`` then holds the played games' results."""
     from agents import parse_agent_code
 
     parse_agent_code(agent)                                 # a bad code fails here, not in a worker
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    if not 0.0 <= beta <= 1.0:
+        raise ValueError(f"beta must lie in [0, 1], got {beta}")
+    if driver is not None and not Path(driver).is_file():
+        raise ValueError(f"DAgger driver {str(driver)!r} is not a model file")
     env_kw = dict(env_kw or {"num_players": 1})
-    jobs = [(agent, seed + i, env_kw, shaping) for i in range(games)]
+    extra = (str(driver), float(beta)) if driver is not None else ()
+    jobs = [(agent, seed + i, env_kw, shaping) + extra for i in range(games)]
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
 
@@ -118,6 +157,8 @@ def collect(agent: str, games: int, seed: int = 0, env_kw: dict[str, Any] | None
     vp = np.array([r["vp"] for r in results], dtype=float)
     hal = np.array([r["hal_vp"] for r in results], dtype=float)
     meta = dataset_meta(agent, games, seed, env_kw, shaping)
+    if driver is not None:
+        meta.update({"driver": str(driver), "beta": float(beta)})
     meta.update({"samples": int(len(data["actions"])), "seconds": time.perf_counter() - t0, "workers": workers,
                  "expert": {"wins": int(sum(r["won"] for r in results)), "mean_vp": float(vp.mean()),
                             "mean_hal_vp": float(hal.mean()), "mean_margin": float((vp - hal).mean()),
@@ -147,6 +188,14 @@ def load_dataset(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any
         data = {k: z[k] for k in z.files if k != "meta"}
         meta = json.loads(str(z["meta"]))
     return data, meta
+
+
+def merge_datasets(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``a`` followed by ``b``, ``b``'s games renumbered after ``a``'s (each keeps its own game index)."""
+    offset = int(a["episode"].max()) + 1 if len(a["episode"]) else 0
+    out = {k: np.concatenate([a[k], b[k]]) for k in ("obs", "masks", "actions", "rewards")}
+    out["episode"] = np.concatenate([a["episode"], b["episode"] + offset]).astype(np.int32)
+    return out
 
 
 def unpack_masks(packed: np.ndarray) -> np.ndarray:
@@ -307,9 +356,42 @@ def _cfg_dataset(cfg: dict[str, Any], run_dir: Path, progress) -> tuple[dict, di
     return data, meta
 
 
+def dagger_round(model, cfg: dict[str, Any], run_dir: Path, rnd: int, progress=print) -> tuple[dict, dict]:
+    """Round ``rnd`` (1, 2, ...) of DAgger (module docstring): the current policy of ``model`` drives
+    ``pretrain.dagger_games`` games labelled by the expert; returns the round's (samples, meta), cached as
+    ``RUN_DIR/pretrain/dagger_<rnd>.npz``."""
+    from .train_ppo import env_kwargs, shaping_kwargs
+
+    out_dir = run_dir / "pretrain"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    env_kw = env_kwargs(cfg)
+    shaping = shaping_kwargs(cfg) if cfg["env.shaping"] != "none" else None
+    games = cfg["pretrain.dagger_games"]
+    seed = cfg["pretrain.seed"] + cfg["pretrain.games"] + (rnd - 1) * games
+    beta = float(cfg["pretrain.dagger_beta"]) ** rnd
+    path = out_dir / f"dagger_{rnd}.npz"
+    want = dataset_meta(cfg["pretrain.agent"], games, seed, env_kw, shaping)
+    want["beta"] = beta
+    if path.is_file():
+        data, meta = load_dataset(path)
+        if {k: meta.get(k) for k in want} == json.loads(json.dumps(want)):
+            progress(f"pretrain: DAgger round {rnd}: reusing {path} ({meta['samples']} samples)")
+            return data, meta
+    driver = out_dir / f"dagger_{rnd}_driver.zip"
+    model.save(driver)
+    data, meta = collect(cfg["pretrain.agent"], games, seed, env_kw, shaping, workers=cfg["pretrain.workers"],
+                         progress=progress, driver=driver, beta=beta)
+    save_dataset(path, data, meta)
+    e = meta["expert"]
+    progress(f"pretrain: DAgger round {rnd} (beta {beta:.3f}): {games} games -> {meta['samples']} labelled samples "
+             f"in {meta['seconds']:.0f} s; the played games: {e['wins']} wins, margin {e['mean_margin']:+.1f}")
+    return data, meta
+
+
 def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[str, Any]:
-    """Collect (or reuse) the expert dataset and clone it into ``model.policy`` (``pretrain.*`` keys); records
-    ``pretrain/*`` in ``model.logger`` (not dumped: the caller dumps after its evaluation)."""
+    """Collect (or reuse) the expert dataset and clone it into ``model.policy`` (``pretrain.*`` keys), then run
+    ``pretrain.dagger_rounds`` rounds of DAgger; records ``pretrain/*`` in ``model.logger`` (not dumped: the
+    caller dumps after its evaluation)."""
     t0 = time.perf_counter()
     data, meta = _cfg_dataset(cfg, run_dir, progress)
     t1 = time.perf_counter()
@@ -317,26 +399,49 @@ def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[
     out_dir.mkdir(parents=True, exist_ok=True)
     epochs_csv = out_dir / "epochs.csv"
     rows: list[dict[str, Any]] = []
-    r = behaviour_clone(model.policy, data, epochs=cfg["pretrain.epochs"], batch_size=cfg["pretrain.batch_size"],
-                        learning_rate=cfg["pretrain.learning_rate"], value=cfg["pretrain.value"],
-                        gamma=cfg["ppo.gamma"], vf_coef=cfg["ppo.vf_coef"], max_grad_norm=cfg["ppo.max_grad_norm"],
-                        seed=cfg["pretrain.seed"], epoch_log=rows.append, progress=progress)
+
+    def clone(dataset: dict[str, np.ndarray], rnd: int) -> dict[str, Any]:
+        return behaviour_clone(model.policy, dataset, epochs=cfg["pretrain.epochs"],
+                               batch_size=cfg["pretrain.batch_size"], learning_rate=cfg["pretrain.learning_rate"],
+                               value=cfg["pretrain.value"], gamma=cfg["ppo.gamma"], vf_coef=cfg["ppo.vf_coef"],
+                               max_grad_norm=cfg["ppo.max_grad_norm"], seed=cfg["pretrain.seed"],
+                               epoch_log=lambda row: rows.append({"round": rnd, **row}), progress=progress)
+
+    r = clone(data, 0)
+    clone_seconds = time.perf_counter() - t1
+    rounds: list[dict[str, Any]] = []
+    for rnd in range(1, cfg["pretrain.dagger_rounds"] + 1):
+        t2 = time.perf_counter()
+        new, new_meta = dagger_round(model, cfg, run_dir, rnd, progress)
+        t3 = time.perf_counter()
+        data = merge_datasets(data, new)
+        r = clone(data, rnd)
+        clone_seconds += time.perf_counter() - t3
+        rounds.append({"round": rnd, "beta": new_meta["beta"], "games": new_meta["games"],
+                       "samples": new_meta["samples"], "played": new_meta["expert"], "collect_seconds": t3 - t2,
+                       "clone": r})
     with open(epochs_csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[-1]))
         w.writeheader()
         w.writerows(rows)
-    summary = {"dataset": meta, "clone": r, "collect_seconds": t1 - t0, "clone_seconds": time.perf_counter() - t1}
+    summary = {"dataset": meta, "clone": r, "collect_seconds": t1 - t0, "clone_seconds": clone_seconds,
+               "dagger": rounds}
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     log = model.logger
     for k in ("train_accuracy", "val_accuracy", "val_loss", "val_value_mse", "train_loss", "samples"):
         if k in r and r[k] == r[k]:
             log.record(f"pretrain/{k}", r[k])
     log.record("pretrain/games", meta["games"])
+    if rounds:
+        log.record("pretrain/dagger_rounds", len(rounds))
+        log.record("pretrain/dagger_samples", sum(x["samples"] for x in rounds))
+        log.record("pretrain/dagger_last_margin", rounds[-1]["played"]["mean_margin"])
     log.record("pretrain/expert_margin", meta["expert"]["mean_margin"])
     log.record("pretrain/expert_win_rate", meta["expert"]["wins"] / meta["games"])
     log.record("pretrain/collect_seconds", t1 - t0)
     log.record("pretrain/clone_seconds", summary["clone_seconds"])
-    progress(f"pretrain: cloned {meta['agent']} ({r['samples']} samples, {cfg['pretrain.epochs']} epochs): "
+    progress(f"pretrain: cloned {meta['agent']} ({r['samples']} samples, {cfg['pretrain.epochs']} epochs a round, "
+             f"{len(rounds)} DAgger rounds): "
              f"held-out accuracy {r.get('val_accuracy', float('nan')):.3f}, train accuracy "
              f"{r.get('train_accuracy', float('nan')):.3f} in {summary['clone_seconds']:.0f} s")
     return summary
