@@ -228,16 +228,17 @@ def test_dagger_games_are_driven_by_the_clone_and_labelled_by_the_expert(dataset
 def test_train_ppo_runs_dagger_rounds_and_reuses_them(tmp_path, monkeypatch):
     run = tmp_path / "run"
     sets = [f"run.dir={run}", "env.max_steps=20", "pretrain.agent=greedy", "pretrain.games=2", "pretrain.epochs=1",
-            "pretrain.batch_size=16", "pretrain.dagger_rounds=2", "pretrain.dagger_games=1",
+            "pretrain.batch_size=16", "pretrain.dagger_rounds=2", "pretrain.dagger_games=2",
             "pretrain.dagger_beta=0.5", "eval.n_games=1", "run.total_timesteps=128"]
     msgs: list[str] = []
     train_ppo.train(TINY, sets, progress=msgs.append)
     summary = json.loads((run / "pretrain/summary.json").read_text())
-    assert [(d["round"], d["beta"], d["games"], d["samples"]) for d in summary["dagger"]] == [(1, 0.5, 1, 20),
-                                                                                           (2, 0.25, 1, 20)]
-    assert summary["clone"]["samples"] == 80                             # 2 expert games + 2 DAgger games
+    assert [(d["round"], d["beta"], d["games"], d["samples"]) for d in summary["dagger"]] == [(1, 0.5, 2, 40),
+                                                                                           (2, 0.25, 2, 40)]
+    assert summary["clone"]["samples"] == 120                            # 2 expert games + 2 x 2 DAgger games
+    assert summary["clone"]["val_samples"] == 60                         # one held-out game in each part
     seeds = [imitation.load_dataset(run / f"pretrain/dagger_{r}.npz")[1]["seed"] for r in (1, 2)]
-    assert seeds == [2_000_002, 2_000_003]                               # after the expert's games: new deals
+    assert seeds == [2_000_002, 2_000_004]                               # after the expert's games: new deals
     assert (run / "pretrain/dagger_2_driver.zip").is_file()
     with open(run / "pretrain/epochs.csv") as f:
         assert [int(r["round"]) for r in csv.DictReader(f)] == [0, 1, 2]

@@ -24,7 +24,9 @@ actions).  The search agents of ``agents/`` play far better, so a run can start 
    ``beta = pretrain.dagger_beta ** r`` and the clone's greedy action otherwise (a per-game generator seeded from
    the game seed decides).  The round's samples (the expert's labels, the played games' rewards) join the
    dataset and the policy is cloned again on the whole of it (``pretrain.epochs`` more epochs, from its current
-   weights).  Round r's games are seeded after the initial games and the earlier rounds' (disjoint deals).
+   weights); each round's games are split into training and held-out games on their own, and keep their side
+   in later rounds (the held-out accuracy is never measured on games trained on earlier).  Round r's games are
+   seeded after the initial games and the earlier rounds' (disjoint deals).
 4. ``pretrain(model, cfg, run_dir)``: what ``train_ppo.Trainer`` runs before PPO on a fresh run when
    ``pretrain.agent`` is set (the ``pretrain.*`` keys of ``configs/train/ppo_solo.yaml``).  The dataset is
    cached as ``RUN_DIR/pretrain/dataset.npz`` (reused when its settings match: ``--resume`` of a run stopped
@@ -267,12 +269,20 @@ def _measure(policy, obs, masks, actions, returns, idx, batch_size) -> dict[str,
     return {"accuracy": correct / n, "loss": nll / n, "value_mse": sq / n}
 
 
+def held_out_games(episode: np.ndarray, seed: int) -> np.ndarray:
+    """Per sample: is its game held out (``_split``)?"""
+    held = np.zeros(len(episode), dtype=bool)
+    held[_split(episode, seed)[1]] = True
+    return held
+
+
 def behaviour_clone(policy, data: dict[str, np.ndarray], epochs: int = 10, batch_size: int = 256,
                     learning_rate: float = 1e-3, value: bool = True, gamma: float = 0.995, vf_coef: float = 0.5,
-                    max_grad_norm: float | None = 0.5, seed: int = 0, epoch_log=None, progress=None
-                    ) -> dict[str, Any]:
+                    max_grad_norm: float | None = 0.5, seed: int = 0, epoch_log=None, progress=None,
+                    held_out: np.ndarray | None = None) -> dict[str, Any]:
     """Fit ``policy`` (a MaskableActorCriticPolicy) to the dataset; returns the final metrics (module docstring).
-    ``epoch_log(row)`` receives each epoch's metrics."""
+    ``epoch_log(row)`` receives each epoch's metrics.  ``held_out`` (a bool per sample) fixes the held-out
+    samples (DAgger keeps each game on its side across rounds); by default ``VAL_FRACTION`` of the games."""
     import torch
 
     obs, masks, actions = data["obs"], data["masks"], data["actions"]
@@ -280,7 +290,10 @@ def behaviour_clone(policy, data: dict[str, np.ndarray], epochs: int = 10, batch
         raise ValueError(f"the dataset's observations have shape {obs.shape[1:]}, the policy's "
                          f"{policy.observation_space.shape} (collected with another observation encoding?)")
     returns = discounted_returns(data["rewards"], data["episode"], gamma)
-    train_idx, val_idx = _split(data["episode"], seed)
+    if held_out is None:
+        train_idx, val_idx = _split(data["episode"], seed)
+    else:
+        train_idx, val_idx = np.flatnonzero(~held_out), np.flatnonzero(held_out)
     rng = np.random.default_rng(seed + 1)
     probe = np.sort(rng.permutation(train_idx)[:TRAIN_PROBE])        # training samples whose accuracy is reported
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -405,8 +418,10 @@ def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[
                                batch_size=cfg["pretrain.batch_size"], learning_rate=cfg["pretrain.learning_rate"],
                                value=cfg["pretrain.value"], gamma=cfg["ppo.gamma"], vf_coef=cfg["ppo.vf_coef"],
                                max_grad_norm=cfg["ppo.max_grad_norm"], seed=cfg["pretrain.seed"],
-                               epoch_log=lambda row: rows.append({"round": rnd, **row}), progress=progress)
+                               epoch_log=lambda row: rows.append({"round": rnd, **row}), progress=progress,
+                               held_out=held)
 
+    held = held_out_games(data["episode"], cfg["pretrain.seed"])
     r = clone(data, 0)
     clone_seconds = time.perf_counter() - t1
     rounds: list[dict[str, Any]] = []
@@ -415,6 +430,7 @@ def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[
         new, new_meta = dagger_round(model, cfg, run_dir, rnd, progress)
         t3 = time.perf_counter()
         data = merge_datasets(data, new)
+        held = np.concatenate([held, held_out_games(new["episode"], cfg["pretrain.seed"] + rnd)])
         r = clone(data, rnd)
         clone_seconds += time.perf_counter() - t3
         rounds.append({"round": rnd, "beta": new_meta["beta"], "games": new_meta["games"],
