@@ -813,7 +813,6 @@ class _IncPlan:
         # counted entries
         self.special = [bool(R.cnt_of[x] >= 0 or R.by_src[x] or R.by_cell[x] or x in R.final_regs or rc_of[x])
                         for x in range(size)]
-        self.special_arr = np.asarray(self.special, dtype=bool)
         # per buffer cell: None (nothing reads it) or (categorical maps, plain quantities, special)
         self.deps = [(self.cat_of[x], self.sc_of[x], self.special[x])
                      if (self.cat_of[x] or self.sc_of[x] or self.special[x]) else None for x in range(size)]
@@ -862,15 +861,12 @@ class SeatEncoder:
         self._buf = buf
         self._mv_buf = memoryview(buf)
 
-    def _full(self, state: State, derive: bool = True) -> None:
-        """The vectorised encoding (``encode_observation``).  ``derive=False``: the derived values and counts of
-        the scratch vector are already current (kept by ``_maintain``); only the buffer part is copied."""
+    def _full(self, state: State) -> None:
+        """The vectorised encoding (``encode_observation``), derived values and counts of the scratch vector
+        included."""
         P = self._P
         ext = self._ext
-        if derive:
-            P.derived.fill(state, ext)
-        else:
-            ext[:P.derived.B] = state.buf
+        P.derived.fill(state, ext)
         k = ext[P.cat_src]
         _clip(k, P.cat_lo, P.cat_up, out=k)
         k += P.cat_shift
@@ -900,13 +896,9 @@ class SeatEncoder:
         changed = _not_equal(buf, self._prev, self._neq).nonzero()[0]
         count = len(changed)
         if count > self.FULL_ABOVE:
-            # many changes: derived values and counts kept up to date in Python from the few cells they read,
-            # then the vectorised encoding without recomputing them
-            special = changed[self._T.special_arr[changed]].tolist()
-            if special:
-                mp, mb = self._mv_prev, self._mv_buf
-                self._maintain([(x, mp[x], mb[x]) for x in special])
-            self._full(state, derive=False)
+            # many changes: the vectorised encoding, derived values and counts recomputed with it (cheaper than
+            # keeping them up to date in Python from the changed cells)
+            self._full(state)
         elif count:
             self._update(changed.tolist())
         return self._out.copy()

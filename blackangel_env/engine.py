@@ -74,11 +74,13 @@ class IllegalActionError(ValueError):
 
 def seat_name(s: State, seat: int) -> str:
     if seat == BOT:
-        return "Hal" if s.m[M_SOLO] else "neutral"
+        return "Hal" if s.m.item(M_SOLO) else "neutral"
     return f"player_{seat}"
 
 
 def _log(s: State, msg: str) -> None:
+    """Record a message when the game keeps a log.  Callers that build the message with an f-string test
+    ``s.log is not None`` first, so that unrecorded games never format it."""
     if s.log is not None:
         s.log.append(msg)
 
@@ -87,7 +89,7 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
     if n == 0:
         return
-    old = int(s.vp[seat])
+    old = s.vp.item(seat)
     new = old + n
     if new < 0:
         new = 0
@@ -100,7 +102,7 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
 def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
     """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
     if seat == BOT:
-        if s.m[M_SOLO]:
+        if s.m.item(M_SOLO):
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
     if vec[G_SHIP]:
@@ -122,7 +124,7 @@ def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
 
 def _take_robots(s: State, seat: int, n: int) -> None:
     """Robots are limited (rulebook COMPONENTS note): take up to n from the seat's supply to its break room."""
-    k = min(n, int(s.robots_supply[seat]))
+    k = min(n, s.robots_supply.item(seat))
     s.robots_supply[seat] -= k
     s.robots_break[seat] += k
 
@@ -167,7 +169,7 @@ def _ships_on(s: State, h: int) -> list[int]:
 
 
 def _remove_ship(s: State, h: int, p: int) -> None:
-    if s.hex_ship[h, 0] == p:
+    if s.hex_ship.item(h, 0) == p:
         s.hex_ship[h, 0] = s.hex_ship[h, 1]
         s.hex_ship[h, 1] = -1
     else:
@@ -175,7 +177,7 @@ def _remove_ship(s: State, h: int, p: int) -> None:
 
 
 def _add_ship(s: State, h: int, p: int) -> None:
-    if s.hex_ship[h, 0] < 0:
+    if s.hex_ship.item(h, 0) < 0:
         s.hex_ship[h, 0] = p
     else:
         s.hex_ship[h, 1] = p
@@ -194,10 +196,13 @@ def _roll(s: State) -> int:
 
 
 def _shuffled(s: State, items: list[int]) -> list[int]:
-    if len(items) <= 1:
-        return list(items)
-    order = s.rng.permutation(len(items))
-    return [items[i] for i in order]
+    """A shuffled copy.  ``Generator.shuffle`` on a list makes the same swaps from the same draws as
+    ``permutation(len(items))`` (both are its Fisher-Yates pass), so this equals ``[items[i] for i in
+    rng.permutation(len(items))]`` for a fraction of the cost."""
+    out = list(items)
+    if len(out) > 1:
+        s.rng.shuffle(out)
+    return out
 
 
 def _supply_die(s: State, colour: int, damaged_ok: bool = True) -> int:
@@ -230,10 +235,11 @@ def _damage_die(s: State, colour: int) -> bool:
 def _damage_action(s: State, a: int) -> None:
     """Rulebook, Ravagers appear / appendix RAVAGER CARDS: first empty damage space, else a die in the
     same-colour supply, else the damage is ignored."""
-    if s.dmg[a] < s.comp.max_action_damage:
+    if s.dmg.item(a) < s.comp.max_action_damage:
         s.dmg[a] += 1
-        _log(s, f"damage on action {a + 1} ({int(s.dmg[a])} cubes)")
-    elif _damage_die(s, s.comp.action_colour[a]):
+        if s.log is not None:
+            _log(s, f"damage on action {a + 1} ({s.dmg.item(a)} cubes)")
+    elif _damage_die(s, s.comp.action_colour[a]) and s.log is not None:
         _log(s, f"damage on a {COLOURS[s.comp.action_colour[a]]} die in the supply")
 
 
@@ -257,6 +263,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     solo = n == 1
     buf = _blank_buffer(len(comp.display_costs))
     s = State(config, comp, buf, np.random.default_rng(seed))
+    s.bind_views()                       # setup writes most fields, and the game goes on using them
     if log:
         s.log = []
     m = s.m
@@ -271,10 +278,13 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     s.die_owner[:] = [DIE_SUPPLY if d % 6 < per else DIE_ABSENT for d in range(18)]
     # Step 3: the Space strips, order and faces at random; Spes token on the farthest strip.
     chosen = _shuffled(s, list(range(comp.n_strips)))[:n_strips]
-    for pos, sid in enumerate(chosen):
-        s.strip_id[pos] = sid
-        s.strip_face[pos] = int(s.rng.random() * 2)
-        _lay_strip(s, pos)
+    # one random face per strip, in strip order (one batch: the same numbers as one draw per strip)
+    faces = [int(x * 2) for x in s.rng.random(n_strips).tolist()]
+    s.strip_id[:n_strips] = chosen
+    s.strip_face[:n_strips] = faces
+    # lay the strips: terrain, comet and icons of their hexes (the first three rows of the hex block) in one
+    # assignment, (strips, 3, 5) -> (3, hexes)
+    _hex_block(s)[:3, :5 * n_strips] = _strip_hexes(comp)[chosen, faces].transpose(1, 0, 2).reshape(3, -1)
     m[M_SPES_TOKEN_POS] = n_strips - 1
     # Step 5: Technology stacks, display (one tile of each colour on the first 3 spaces, at random).
     for c in range(3):
@@ -315,13 +325,16 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         _place_ravager(s, r)
     # Starting tiles of absent seats go back to the box.
     s.tile_where[START_TILE0:START_TILE0 + 12] = TL_BOX
-    # Steps 9-14: players.
+    # Steps 9-14: players (their equal starting amounts first, for all seats at once).
+    s.vp[:n] = comp.start_vp
+    s.vp_src[:n, SRC_START] = comp.start_vp
+    s.robots_break[:n] = comp.robots_break_room
+    s.robots_ws[:n, :] = comp.robots_per_workstation
+    s.robots_supply[:n] = comp.robots_per_player - comp.robots_break_room - 3 * comp.robots_per_workstation
+    s.res[:n] = comp.start_resources
+    s.debris[:n] = comp.start_debris
+    s.ships[:n] = comp.start_ships
     for p in range(n):
-        s.vp[p] = comp.start_vp
-        s.vp_src[p, SRC_START] = comp.start_vp
-        s.robots_break[p] = comp.robots_break_room
-        s.robots_ws[p, :] = comp.robots_per_workstation
-        s.robots_supply[p] = comp.robots_per_player - comp.robots_break_room - 3 * comp.robots_per_workstation
         kinds = _shuffled(s, [0, 1, 2])
         for (r, c), k in zip(comp.start_tile_cells, kinds):
             t = START_TILE0 + 3 * p + k
@@ -333,9 +346,6 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         r = _pop_ravager(s)
         s.rav_where[r] = RV_HAND + p
         s.hand_rav[p] += 1
-        s.res[p] = comp.start_resources
-        s.debris[p] = comp.start_debris
-        s.ships[p] = comp.start_ships
     if n == 2:
         # 2-PLAYER GAME: a neutral robot in each workstation.
         s.robots_ws[BOT, :] = 1
@@ -361,8 +371,9 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     for p in range(n):
         s.last_seq[p] = SEQ_NONE
     _next_setup_reserve(s, 0)
-    _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
-            f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
+    if s.log is not None:
+        _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
+                f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
     return s
 
 
@@ -405,18 +416,11 @@ def _strip_hexes(comp: Components) -> np.ndarray:
     return hit[1]
 
 
-def _lay_strip(s: State, pos: int) -> None:
-    sid, face = int(s.strip_id[pos]), int(s.strip_face[pos])
-    h = pos * 5
-    # terrain, comet and icons (the first three rows of the hex block) in one assignment
-    _hex_block(s)[:3, h:h + 5] = _strip_hexes(s.comp)[sid, face]
-
-
 def _next_setup_reserve(s: State, start: int) -> None:
     """Players whose aid grants a free reservation choose a die (or none), in turn order (SETUP step 15)."""
-    n = int(s.m[M_N_PLAYERS])
+    n = s.m.item(M_N_PLAYERS)
     for p in range(start, n):
-        if s.comp.aid_free_reserve[p] and any(s.die_owner[d] == p for d in range(18)):
+        if s.comp.aid_free_reserve[p] and any(s.die_owner.item(d) == p for d in range(18)):
             s.m[M_PHASE] = PH_SETUP_RESERVE
             s.m[M_SETUP_SEAT] = p
             s.m[M_ACTOR] = p
@@ -431,7 +435,7 @@ def _take_supply_die(s: State, seat: int, colour: int, penalise: bool) -> int:
     d = _supply_die(s, colour)
     if d < 0:
         return -1
-    if s.die_damaged[d]:
+    if s.die_damaged.item(d):
         s.die_damaged[d] = 0
         if penalise:
             gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[colour]} die")
@@ -457,13 +461,32 @@ def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> 
     """For each (seat, colour, count) in order, roll ``count`` dice of that colour into the seat's compartment
     while the supply has one (as ``_roll_into`` one at a time).  The dice are taken first and rolled with one
     batch of random numbers: the same numbers, in the same order, as one draw per die (nothing in between reads
-    the values), for a fraction of the cost."""
+    the values), for a fraction of the cost.  The supply is searched in lists kept current here (as
+    ``_take_supply_die`` does in the arrays)."""
+    owners = s.die_owner.tolist()
+    damaged = s.die_damaged.tolist()
     taken = []
     for seat, c, k in wanted:
+        base = c * 6
         for _ in range(k):
-            d = _take_supply_die(s, seat, c, penalise)
+            d = -1                             # _supply_die: an undamaged die of the colour first, else a damaged one
+            for i in range(base, base + 6):
+                if owners[i] == DIE_SUPPLY:
+                    if not damaged[i]:
+                        d = i
+                        break
+                    if d < 0:
+                        d = i
             if d < 0:
                 break
+            if damaged[d]:
+                damaged[d] = 0
+                s.die_damaged[d] = 0
+                if penalise:
+                    gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[c]} die")
+            owners[d] = seat
+            s.die_owner[d] = seat
+            s.die_reserved[d] = 0
             taken.append(d)
     if taken:
         faces = s.comp.die_faces
@@ -476,21 +499,21 @@ def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> 
 # =============================================================================================================
 
 def _pop_tech(s: State, c: int) -> int:
-    n = int(s.tech_stack_n[c])
+    n = s.tech_stack_n.item(c)
     if n == 0:
         return -1
-    t = int(s.tech_stack[c, n - 1])
+    t = s.tech_stack.item(c, n - 1)
     s.tech_stack[c, n - 1] = -1
     s.tech_stack_n[c] = n - 1
     return t
 
 
 def _refill_adv_slot(s: State, slot: int) -> None:
-    n = int(s.m[M_ADV_DECK_N])
+    n = s.m.item(M_ADV_DECK_N)
     if n == 0:
         s.adv_slots[slot] = -1
         return
-    t = int(s.adv_deck[n - 1])
+    t = s.adv_deck.item(n - 1)
     s.adv_deck[n - 1] = -1
     s.m[M_ADV_DECK_N] = n - 1
     s.adv_slots[slot] = t
@@ -499,7 +522,7 @@ def _refill_adv_slot(s: State, slot: int) -> None:
 
 def _draw_mission(s: State, c: int) -> int:
     """Top card of colour c; an empty deck is rebuilt from that colour's discards (rulebook A3 note)."""
-    n = int(s.mc_deck_n[c])
+    n = s.mc_deck_n.item(c)
     if n == 0:
         disc = [i for i in range(20 * c, 20 * c + 20) if s.mc_where[i] == MC_DISCARD]
         if not disc:
@@ -509,15 +532,16 @@ def _draw_mission(s: State, c: int) -> int:
         for i in disc:
             s.mc_where[i] = MC_DECK
         n = len(disc)
-        _log(s, f"{COLOURS[c]} Mission deck rebuilt from {n} discards")
-    card = int(s.mc_deck[c, n - 1])
+        if s.log is not None:
+            _log(s, f"{COLOURS[c]} Mission deck rebuilt from {n} discards")
+    card = s.mc_deck.item(c, n - 1)
     s.mc_deck[c, n - 1] = -1
     s.mc_deck_n[c] = n - 1
     return card
 
 
 def _mission_available(s: State, c: int) -> bool:
-    if s.mc_deck_n[c] > 0:
+    if s.mc_deck_n.item(c) > 0:
         return True
     base = 20 * c
     return bool(np.any(s.mc_where[base:base + 20] == MC_DISCARD))
@@ -529,7 +553,7 @@ def _to_hand(s: State, p: int, card: int) -> None:
 
 
 def _discard_mission(s: State, card: int) -> None:
-    where = int(s.mc_where[card])
+    where = s.mc_where.item(card)
     if MC_HAND <= where < MC_HAND + 5:
         s.hand_mc[where - MC_HAND, card // 20] -= 1
     s.mc_where[card] = MC_DISCARD
@@ -538,7 +562,7 @@ def _discard_mission(s: State, card: int) -> None:
 
 
 def _pop_ravager(s: State) -> int:
-    n = int(s.m[M_RAV_DECK_N])
+    n = s.m.item(M_RAV_DECK_N)
     if n == 0:
         disc = np.flatnonzero(s.rav_where == RV_DISCARD).tolist()
         if not disc:
@@ -548,8 +572,9 @@ def _pop_ravager(s: State) -> int:
         for r in disc:
             s.rav_where[r] = RV_DECK
         n = len(disc)
-        _log(s, f"Ravager deck rebuilt from {n} discards")
-    r = int(s.rav_deck[n - 1])
+        if s.log is not None:
+            _log(s, f"Ravager deck rebuilt from {n} discards")
+    r = s.rav_deck.item(n - 1)
     s.rav_deck[n - 1] = -1
     s.m[M_RAV_DECK_N] = n - 1
     return r
@@ -559,24 +584,29 @@ def _place_ravager(s: State, r: int) -> bool:
     """Place a drawn Ravager on its location and damage the action.  Returns False if the location was full
     (the card is discarded and the caller draws again)."""
     a = s.comp.ravager_action[r]
-    k = int(s.rav_count[a])
+    k = s.rav_count.item(a)
     if k >= s.comp.ravager_capacity:
         s.rav_where[r] = RV_DISCARD
-        _log(s, f"Ravager {r + 61} discarded: location {a + 1} is full")
+        if s.log is not None:
+            _log(s, f"Ravager {r + 61} discarded: location {a + 1} is full")
         return False
     s.rav_loc[a, k] = r
     s.rav_count[a] = k + 1
     s.rav_where[r] = RV_BOARD + a
-    _log(s, f"Ravager {r + 61} attacks action {a + 1}")
+    if s.log is not None:
+        _log(s, f"Ravager {r + 61} attacks action {a + 1}")
     _damage_action(s, a)
     return True
 
 
 def _ravager_can_land(s: State) -> bool:
+    """Some card in the Ravager deck or its discard targets a location with room."""
     cap = s.comp.ravager_capacity
-    target = s.comp.ravager_action
     where = s.rav_where.tolist()
     counts = s.rav_count.tolist()
+    if max(counts) < cap:                  # every location has room (the usual case): any card will do
+        return RV_DECK in where or RV_DISCARD in where
+    target = s.comp.ravager_action
     return any((w == RV_DECK or w == RV_DISCARD) and counts[target[r]] < cap for r, w in enumerate(where))
 
 
@@ -589,10 +619,10 @@ def _ravagers_appear(s: State, count: int) -> None:
             # Every card left in the deck and its discard targets a full location: each draw would be
             # discarded until the deck runs out (which triggers the end), then the reshuffled discard would
             # loop forever.  Play that out once and stop (rules decision R-D1).
-            n = int(s.m[M_RAV_DECK_N])
+            n = s.m.item(M_RAV_DECK_N)
             if n:
                 for i in range(n):
-                    s.rav_where[int(s.rav_deck[i])] = RV_DISCARD
+                    s.rav_where[s.rav_deck.item(i)] = RV_DISCARD
                 s.rav_deck[:n] = -1
                 s.m[M_RAV_DECK_N] = 0
                 _trigger_end(s, "the Ravager deck is empty")
@@ -601,7 +631,7 @@ def _ravagers_appear(s: State, count: int) -> None:
         r = _pop_ravager(s)
         if r < 0:
             return
-        if s.m[M_RAV_DECK_N] == 0:
+        if s.m.item(M_RAV_DECK_N) == 0:
             _trigger_end(s, "the Ravager deck is empty")
         if _place_ravager(s, r):
             placed += 1
@@ -623,7 +653,8 @@ def _push_display(s: State, t: int) -> None:
         s.tile_where[out] = TL_DISCARD
         s.tile_boost[out] = 0
         gap = L - 1
-        _log(s, f"tile {out} pushed out of the display")
+        if s.log is not None:
+            _log(s, f"tile {out} pushed out of the display")
     disp[1:gap + 1] = tiles[:gap]            # spaces 0 .. gap-1 move up one, in one slice assignment
     disp[0] = t
     s.tile_where[t] = TL_DISPLAY
@@ -634,10 +665,11 @@ def _push_display(s: State, t: int) -> None:
 # =============================================================================================================
 
 def _trigger_end(s: State, why: str) -> None:
-    if not s.m[M_END_TRIGGERED]:
+    if not s.m.item(M_END_TRIGGERED):
         s.m[M_END_TRIGGERED] = 1
-        s.m[M_TRIGGER_ROUND] = s.m[M_ROUND]
-        _log(s, f"end of the game triggered: {why} (finish round {int(s.m[M_ROUND])}, then one final round)")
+        s.m[M_TRIGGER_ROUND] = s.m.item(M_ROUND)
+        if s.log is not None:
+            _log(s, f"end of the game triggered: {why} (finish round {s.m.item(M_ROUND)}, then one final round)")
 
 
 def is_final_turn(s: State) -> bool:
@@ -660,26 +692,26 @@ def _start_turn(s: State, p: int) -> None:
 
 def _end_turn(s: State) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     m[M_TURNS] += 1
-    if m[M_SOLO]:
+    if m.item(M_SOLO):
         hal_turn(s)        # the solitaire opponent, resolved by the engine between the player's turns
-        if s.m[M_GAME_OVER]:
+        if s.m.item(M_GAME_OVER):
             return
         _round_done(s)
         return
-    n = int(m[M_N_PLAYERS])
+    n = m.item(M_N_PLAYERS)
     nxt = (p + 1) % n
     if nxt == 0:
         _round_done(s)
-        if m[M_GAME_OVER]:
+        if m.item(M_GAME_OVER):
             return
     _start_turn(s, nxt)
 
 
 def _round_done(s: State) -> None:
     m = s.m
-    if m[M_END_TRIGGERED] and m[M_ROUND] == m[M_TRIGGER_ROUND] + 1:
+    if m.item(M_END_TRIGGERED) and m.item(M_ROUND) == m.item(M_TRIGGER_ROUND) + 1:
         finish_game(s)
         return
     m[M_ROUND] += 1
@@ -691,10 +723,10 @@ def _round_done(s: State) -> None:
 # =============================================================================================================
 
 def _passable(s: State) -> list[bool]:
-    n = int(s.m[M_N_STRIPS]) * 5
+    n = s.m.item(M_N_STRIPS) * 5
     ter = s.hex_terrain[:n].tolist()
-    out = [t != T_ASTEROID for t in ter]
-    out[black_angel_hex(int(s.m[M_N_STRIPS]))] = True   # the Black Angel's shields (Command step 1)
+    out = list(map(T_ASTEROID.__ne__, ter))     # [t != T_ASTEROID for t in ter], the loop in C
+    out[black_angel_hex(s.m.item(M_N_STRIPS))] = True   # the Black Angel's shields (Command step 1)
     return out
 
 
@@ -718,7 +750,7 @@ def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: 
     on after moving between rmin and rmax hexes.  Moving out and back counts as a move (rules-notes D4)."""
     if passable is None:
         passable = _passable(s)
-    n_strips = int(s.m[M_N_STRIPS])
+    n_strips = s.m.item(M_N_STRIPS)
     dist = distances(n_strips, start, passable, rmax)
     moving_from = start if existing else -1
     hs = s.hex_ship.ravel().tolist()            # one list for all the occupancy checks
@@ -735,31 +767,31 @@ def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: 
 
 
 def _can_place_at(s: State, h: int, colour: int) -> bool:
-    return s.hex_terrain[h] == colour and s.hex_card[h] < 0
+    return s.hex_terrain.item(h) == colour and s.hex_card.item(h) < 0
 
 
 def _effective(s: State, a: int, value: int) -> int:
     """A damaged action (2 cubes) reduces the die by 1; a 0 stays 0 (rulebook, Damaged Action)."""
-    if value > 0 and s.dmg[a] >= s.comp.max_action_damage:
+    if value > 0 and s.dmg.item(a) >= s.comp.max_action_damage:
         return value - 1
     return value
 
 
 def _top_effect(s: State, a: int) -> int:
-    k = int(s.rav_count[a])
+    k = s.rav_count.item(a)
     if k == 0:
         return -1
-    return s.comp.ravager_effect[int(s.rav_loc[a, k - 1])]
+    return s.comp.ravager_effect[s.rav_loc.item(a, k - 1)]
 
 
 def _repair_target_exists(s: State, a: int) -> bool:
     if any(s.dmg.tolist()) or any(s.die_damaged.tolist()):     # only dice in the supply carry cubes
         return True
     # The topmost Ravager's damage effect is resolved before the action and may create something to repair.
-    k = int(s.rav_count[a])
+    k = s.rav_count.item(a)
     if k == 0:
         return False
-    r = int(s.rav_loc[a, k - 1])
+    r = s.rav_loc.item(a, k - 1)
     eff = s.comp.ravager_effect[r]
     if eff == RAV_DAMAGE_NEXT:
         return True  # an action cube, or a die cube, or nothing only if both are impossible (checked below)
@@ -803,7 +835,7 @@ class _Position:
 
     def __init__(self, s: State):
         self.s = s
-        self.nh, self.nb, self.ba = _geometry(int(s.m[M_N_STRIPS]))
+        self.nh, self.nb, self.ba = _geometry(s.m.item(M_N_STRIPS))
         self._ships: dict[int, list[int]] = {}
 
     @_lazy
@@ -812,7 +844,7 @@ class _Position:
 
     @_lazy
     def passable(self) -> list[bool]:
-        out = [t != T_ASTEROID for t in self.ter]
+        out = list(map(T_ASTEROID.__ne__, self.ter))     # [t != T_ASTEROID for t in ter], the loop in C
         out[self.ba] = True                       # the Black Angel's shields (Command step 1)
         return out
 
@@ -860,9 +892,10 @@ class _Position:
         """Activation Mission cards in Space, by colour, in hex order (the only cards a die can use)."""
         comp = self.s.comp
         out: tuple[list[int], list[int], list[int]] = ([], [], [])
-        for card in self.card:
-            if card >= 0 and comp.mission_kind[card] == MISSION_ACTIVATION:
-                out[comp.mission_colour[card]].append(card)
+        kind, colour = comp.mission_kind, comp.mission_colour
+        for card in filter((-1).__lt__, self.card):     # the hexes holding a card (-1: none), filtered in C
+            if kind[card] == MISSION_ACTIVATION:
+                out[colour[card]].append(card)
         return out
 
     def ships(self, p: int) -> list[int]:
@@ -898,10 +931,10 @@ def _position(s: State) -> _Position:
 def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, pos: _Position | None = None) -> bool:
     if pos is None:
         pos = _position(s)
-    robots = int(s.robots_break[p])
+    robots = s.robots_break.item(p)
     if eff == RAV_ROBOT and robots > 0:
         robots -= 1
-    ships = int(s.ships[p])
+    ships = s.ships.item(p)
     if ev >= 1:
         passable, nb = pos.passable, pos.nb
         for h in pos.ships(p):
@@ -916,7 +949,7 @@ def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, pos: _Position
                 return True
         return ev >= 2 and bool(_destinations(s, p, ba, 1, ev, False, passable))
     # A star die: no move, but a Mission card must be placed (Command steps 2-4; rules-notes B2, D2).
-    if s.hand_mc[p, colour] < 1 or robots < 1:
+    if s.hand_mc.item(p, colour) < 1 or robots < 1:
         return False
     if eff == RAV_DISCARD_MISSION and _hand_total(s, p) < 2:
         return False
@@ -959,9 +992,10 @@ def _n_spendable_tech(s: State, p: int) -> int:
 
 
 def _can_pay(s: State, p: int, cost, res_delta: int = 0) -> bool:
-    if cost[G_SHIP] > s.ships[p] or cost[G_RESOURCE] > s.res[p] + res_delta or cost[G_ROBOT] > s.robots_break[p]:
+    if (cost[G_SHIP] > s.ships.item(p) or cost[G_RESOURCE] > s.res.item(p) + res_delta
+            or cost[G_ROBOT] > s.robots_break.item(p)):
         return False
-    if cost[G_DEBRIS] > s.debris[p] or cost[G_RAVAGER] > s.hand_rav[p]:
+    if cost[G_DEBRIS] > s.debris.item(p) or cost[G_RAVAGER] > s.hand_rav.item(p):
         return False
     if cost[G_MISSION] and cost[G_MISSION] > _hand_total(s, p):
         return False
@@ -971,10 +1005,10 @@ def _can_pay(s: State, p: int, cost, res_delta: int = 0) -> bool:
 
 
 def _has_access(s: State, p: int, card: int) -> bool:
-    if s.mc_owner[card] == p:
+    if s.mc_owner.item(card) == p:
         return True
-    h = int(s.mc_hex[card])
-    return s.hex_ship[h, 0] == p or s.hex_ship[h, 1] == p
+    h = s.mc_hex.item(card)
+    return s.hex_ship.item(h, 0) == p or s.hex_ship.item(h, 1) == p
 
 
 def _space_cards(s: State) -> list[int]:
@@ -1005,7 +1039,7 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
 def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> bool:
     """``bool(_die_uses(...))`` without listing every use: it stops at the first one and tries the cheap checks
     first (the colour's other action, then Command, then the activation missions)."""
-    memo = _memo(s)
+    memo = s._memo if s._memo_ok else _memo(s)
     key = (p, colour, value, res_delta, bool)          # the verdict alone
     ok = memo.get(key)
     if ok is None:
@@ -1014,25 +1048,35 @@ def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0) -
             pos = memo["pos"] = _Position(s)
         # The board actions do not depend on the price of a bought die: their verdict is shared by
         # res_delta 0 and -1 (a colour and value seen among own and others' dice is checked once).
-        board = memo.get(key[:3])
+        bkey = (p, colour, value)
+        board = memo.get(bkey)
         if board is None:
-            board = memo[key[:3]] = _board_use(s, p, colour, value, pos)
+            board = memo[bkey] = _board_use(s, p, colour, value, pos)
         ok = memo[key] = board or (value >= 1 and _mission_use(s, p, colour, res_delta, pos))
     return ok
 
 
 def _board_use(s: State, p: int, colour: int, value: int, pos: _Position) -> bool:
     """Some board action of ``colour`` is legal with ``value``: the colour's other action first (its check reads a
-    few cached numbers), then Command."""
+    few cached numbers), then Command.  (``_board_action_ok`` of each action, inlined: this runs for every die
+    colour and value met in A2.)"""
     comp = s.comp
-    kinds = comp.action_kind
-    acts = _actions_of_colour(comp)[colour]
-    for a in acts:
-        if kinds[a] != ACT_COMMAND and _board_action_ok(s, p, a, value, pos):
-            return True
-    for a in acts:
-        if kinds[a] == ACT_COMMAND and _board_action_ok(s, p, a, value, pos):
-            return True
+    dmg = pos.dmg
+    full = comp.max_action_damage
+    for a, kind in _colour_checks(comp)[colour]:
+        ev = value - 1 if (value > 0 and dmg[a] >= full) else value
+        if kind == ACT_COMMAND:
+            if _command_ok(s, p, colour, ev, pos.top[a], pos):
+                return True
+        elif ev >= 1:
+            if kind == ACT_DISCOVER:
+                if ev >= pos.disc_min:
+                    return True
+            elif kind == ACT_REPAIR:
+                if pos.any_damage or _repair_target_exists(s, a):
+                    return True
+            elif ev >= pos.destroy_min:        # ACT_DESTROY
+                return True
     return False
 
 
@@ -1099,6 +1143,7 @@ def _memo(s: State) -> dict:
 
 
 _COLOUR_ACTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_COLOUR_CHECKS: dict[int, tuple[Components, tuple[tuple[tuple[int, int], ...], ...]]] = {}
 
 
 def _actions_of_colour(comp: Components) -> tuple[tuple[int, ...], ...]:
@@ -1109,16 +1154,29 @@ def _actions_of_colour(comp: Components) -> tuple[tuple[int, ...], ...]:
     return t
 
 
+def _colour_checks(comp: Components) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per colour, its board actions as (action, kind) in the order ``_board_use`` checks them: the non-Command
+    ones first, then Command."""
+    hit = _COLOUR_CHECKS.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        kinds = comp.action_kind
+        t = tuple(tuple((a, kinds[a]) for a in acts if kinds[a] != ACT_COMMAND)
+                  + tuple((a, kinds[a]) for a in acts if kinds[a] == ACT_COMMAND)
+                  for acts in _actions_of_colour(comp))
+        hit = _COLOUR_CHECKS[id(comp)] = (comp, t)
+    return hit[1]
+
+
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
     """Grid cells of ``p`` holding a tile showing its boost side with the given 1x effect."""
-    if not s.m[M_ADVANCED]:
+    if not s.m.item(M_ADVANCED):
         return []
     out = []
     g = s.grid[p]
     comp = s.comp
     for cell in range(9):
         t = int(g[cell])
-        if 0 <= t < 48 and s.tile_boost[t] and comp.tile_boost[t] == effect:
+        if 0 <= t < 48 and s.tile_boost.item(t) and comp.tile_boost[t] == effect:
             out.append(cell)
     return out
 
@@ -1155,12 +1213,12 @@ def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, bo
 
 
 def _die_boosts(s: State, p: int) -> tuple:
-    if not s.m[M_ADVANCED]:
+    if not s.m.item(M_ADVANCED):
         return ()
     comp = s.comp
     out = []
     for cell in _boost_cells(s, p, BE_SET_THREE) + _boost_cells(s, p, BE_CHANGE_COLOUR):
-        t = int(s.grid[p, cell])
+        t = s.grid.item(p, cell)
         out.append((cell, comp.tile_boost[t], comp.tile_boost_arg[t]))
     out.sort()
     return tuple(out)
@@ -1173,18 +1231,25 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
     boosts = _die_boosts(s, p)
     cache: dict = {}
     cache_bought: dict = {}
-    can_buy = s.res[p] >= 1
-    debris = s.debris[p] >= 1
+    can_buy = s.res.item(p) >= 1
+    debris = s.debris.item(p) >= 1
     owners = s.die_owner.tolist()
     values = s.die_value.tolist()
     reserved = s.die_reserved.tolist()
+    verdict: dict[tuple[int, int, int], bool] = {}     # (colour, value, price) -> usable: dice alike judged once
     for d in range(18):
         o = owners[d]
         if o == p:
-            ok = _die_reachable(s, p, d // 6, values[d], bool(debris), boosts, cache)
+            key = (d // 6, values[d], 0)
+            ok = verdict.get(key)
+            if ok is None:
+                ok = verdict[key] = _die_reachable(s, p, key[0], key[1], debris, boosts, cache)
         elif o >= 0 and can_buy and not reserved[d]:
             # the use is judged after paying the price (a mission may need a resource)
-            ok = _die_reachable(s, p, d // 6, values[d], False, boosts, cache_bought, res_delta=-1)
+            key = (d // 6, values[d], -1)
+            ok = verdict.get(key)
+            if ok is None:
+                ok = verdict[key] = _die_reachable(s, p, key[0], key[1], False, boosts, cache_bought, res_delta=-1)
         else:
             continue
         if ok:
@@ -1206,7 +1271,7 @@ def _a2_robust(s: State, p: int) -> bool:
     values = s.die_value.tolist()
     reserved = s.die_reserved.tolist()
     comp = s.comp
-    can_buy = s.res[p] >= 1
+    can_buy = s.res.item(p) >= 1
     pos = _position(s)
     seen = set()
     for d in range(18):
@@ -1307,7 +1372,7 @@ def _a2_still_possible(t: State, p: int) -> bool:
     progress (e.g. a launched ship still to move, R-A2)."""
     if a2_possible(t, p):
         return True
-    if t.m[M_PHASE] not in _TILE_SUBPHASES:
+    if t.m.item(M_PHASE) not in _TILE_SUBPHASES:
         return False
     for a in legal_actions(t):
         if a != A.DONE:
@@ -1319,13 +1384,13 @@ def _a2_still_possible(t: State, p: int) -> bool:
 
 
 def _legal_setup_reserve(s: State) -> list[int]:
-    p = int(s.m[M_SETUP_SEAT])
+    p = s.m.item(M_SETUP_SEAT)
     reserved = s.die_reserved.tolist()
     return [A.DONE] + [A.RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
 
 
 def _legal_turn(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     if a2_possible(s, p):
         return [A.SEQUENCE_A, A.SEQUENCE_B]
     if is_final_turn(s):
@@ -1334,25 +1399,25 @@ def _legal_turn(s: State) -> list[int]:
 
 
 def _legal_a1_card(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     empty = [k for k, code in enumerate(s.slots[p].tolist()) if code < 0]
     cands = []
     if empty:
         for card in _hand_missions(s, p):
             base = A.PLAY_MISSION + card * 6
             cands.extend([base + k for k in empty])
-        if s.hand_rav[p] > 0:
+        if s.hand_rav.item(p) > 0:
             cands.extend([A.PLAY_RAVAGER + k for k in empty])
     return [A.DONE] + _guarded(s, p, cands)
 
 
 def _pending_cells(s: State) -> list[int]:
-    pend = int(s.m[M_PENDING])
+    pend = s.m.item(M_PENDING)
     return [c for c in range(9) if pend >> c & 1]
 
 
 def _legal_a1_tiles(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     cells = _pending_cells(s)
     grid = s.grid[p].tolist()
     boost = s.tile_boost
@@ -1372,17 +1437,17 @@ def _activatable(s: State, t: int) -> bool:
 
 
 def _legal_tile_adjacent(s: State) -> list[int]:
-    p = int(s.m[M_ACTOR])
-    cell = int(s.m[M_TILE_CELL])
-    eff = int(s.m[M_TILE_EFFECT])
+    p = s.m.item(M_ACTOR)
+    cell = s.m.item(M_TILE_CELL)
+    eff = s.m.item(M_TILE_EFFECT)
     r, c = divmod(cell, 3)
     cells = [(r - 1, c), (r + 1, c)] if eff == TE_ACT_VERTICAL else [(r, c - 1), (r, c + 1)]
     out = [A.DONE]
     for rr, cc in cells:
         if 0 <= rr < 3 and 0 <= cc < 3:
-            t = int(s.grid[p, rr * 3 + cc])
+            t = s.grid.item(p, rr * 3 + cc)
             if _activatable(s, t) and s.comp.tile_effect[t] not in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-                if s.tile_boost[t] and s.m[M_TILE_RETURN] == PH_A1_TILES:
+                if s.tile_boost.item(t) and s.m.item(M_TILE_RETURN) == PH_A1_TILES:
                     out.extend(_guarded(s, p, [A.ACTIVATE_ADJACENT + rr * 3 + cc]))   # R-A2 with R-A3
                 else:
                     out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)
@@ -1394,29 +1459,29 @@ def _legal_tile_draw(s: State) -> list[int]:
 
 
 def _legal_tile_robot(s: State) -> list[int]:
-    p = int(s.m[M_ACTOR])
+    p = s.m.item(M_ACTOR)
     cands = []
-    if s.robots_break[p] > 0:
+    if s.robots_break.item(p) > 0:
         cands.extend(A.ROBOT_TO_WORKSTATION + c for c in range(3))
-    out = [A.DONE] + [A.ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws[p, c] > 0]
-    if s.m[M_TILE_RETURN] == PH_A1_TILES:
+    out = [A.DONE] + [A.ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws.item(p, c) > 0]
+    if s.m.item(M_TILE_RETURN) == PH_A1_TILES:
         cands = _guarded(s, p, cands)
     return out + cands
 
 
 def _legal_ship_select(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_ACTOR])
-    rmax, rmin = int(m[M_MOVE_RANGE]), int(m[M_MOVE_MIN])
-    command = m[M_MOVE_RETURN] == PH_COMMAND_CARD
-    ba = black_angel_hex(int(m[M_N_STRIPS]))
+    p = m.item(M_ACTOR)
+    rmax, rmin = m.item(M_MOVE_RANGE), m.item(M_MOVE_MIN)
+    command = m.item(M_MOVE_RETURN) == PH_COMMAND_CARD
+    ba = black_angel_hex(m.item(M_N_STRIPS))
     out = []
     if command and rmax == 0:
-        colour = int(m[M_DIE_COLOUR])
+        colour = m.item(M_DIE_COLOUR)
         for h in _own_ship_hexes(s, p):
             if _can_place_at(s, h, colour):
                 out.append(A.SELECT_SHIP + h)
-        if (s.ships[p] >= 1 and s.robots_break[p] >= 2 and _can_place_at(s, ba, colour)
+        if (s.ships.item(p) >= 1 and s.robots_break.item(p) >= 2 and _can_place_at(s, ba, colour)
                 and _occupancy_ok(s, ba, p, -1)):
             out.append(A.LAUNCH_SHIP)
         return out
@@ -1425,37 +1490,37 @@ def _legal_ship_select(s: State) -> list[int]:
         if _destinations(s, p, h, rmin, rmax, True, passable):
             out.append(A.SELECT_SHIP + h)
     launch = []
-    if s.ships[p] >= 1 and s.robots_break[p] >= 1 and _destinations(s, p, ba, rmin, rmax, False, passable):
+    if s.ships.item(p) >= 1 and s.robots_break.item(p) >= 1 and _destinations(s, p, ba, rmin, rmax, False, passable):
         launch = [A.LAUNCH_SHIP]
     if command:
         return out + launch
     out.append(A.DONE)
-    if m[M_TILE_RETURN] == PH_A1_TILES:
+    if m.item(M_TILE_RETURN) == PH_A1_TILES:
         launch = _guarded(s, p, launch)
     return out + launch
 
 
 def _legal_ship_move(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_ACTOR])
-    existing = not m[M_SHIP_LAUNCH]
-    dests = _destinations(s, p, int(m[M_SHIP_HEX]), int(m[M_MOVE_MIN]), int(m[M_MOVE_RANGE]), existing)
+    p = m.item(M_ACTOR)
+    existing = not m.item(M_SHIP_LAUNCH)
+    dests = _destinations(s, p, m.item(M_SHIP_HEX), m.item(M_MOVE_MIN), m.item(M_MOVE_RANGE), existing)
     cands = [A.MOVE_SHIP + h for h in dests]
-    if m[M_MOVE_RETURN] != PH_COMMAND_CARD and m[M_TILE_RETURN] == PH_A1_TILES:
+    if m.item(M_MOVE_RETURN) != PH_COMMAND_CARD and m.item(M_TILE_RETURN) == PH_A1_TILES:
         cands = _guarded(s, p, cands)
     return cands
 
 
 def _legal_a2_die(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     return [A.SELECT_DIE + d for d in _selectable_dice(s, p)]
 
 
 def _legal_a2_modify(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    colour, value = int(m[M_DIE_COLOUR]), int(m[M_DIE_VALUE])
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris[p] >= 1
+    p = m.item(M_TURN_PLAYER)
+    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
+    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = list(_die_uses(s, p, colour, value))
@@ -1476,9 +1541,9 @@ def _legal_a2_modify(s: State) -> list[int]:
 
 def _legal_die_colour(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    colour, value = int(m[M_DIE_COLOUR]), int(m[M_DIE_VALUE])
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris[p] >= 1
+    p = m.item(M_TURN_PLAYER)
+    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
+    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     return [A.SET_DIE_COLOUR + c for c in range(3)
@@ -1486,28 +1551,28 @@ def _legal_die_colour(s: State) -> list[int]:
 
 
 def _legal_action_boost(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
-    a = int(s.m[M_ACTION])
+    p = s.m.item(M_TURN_PLAYER)
+    a = s.m.item(M_ACTION)
     return [A.DONE] + [A.USE_BOOST + cell for cell in _boost_cells(s, p, BE_VP_ON_ACTION)
-                       if s.comp.tile_boost_arg[int(s.grid[p, cell])] == a]
+                       if s.comp.tile_boost_arg[s.grid.item(p, cell)] == a]
 
 
 def _legal_ravager_discard(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    a = int(m[M_ACTION])
+    p = m.item(M_TURN_PLAYER)
+    a = m.item(M_ACTION)
     cards = _hand_missions(s, p)
-    ev = _effective(s, a, int(m[M_DIE_VALUE]))
-    colour = int(m[M_DIE_COLOUR])
-    if s.comp.action_kind[a] == ACT_COMMAND and ev == 0 and s.hand_mc[p, colour] == 1:
+    ev = _effective(s, a, m.item(M_DIE_VALUE))
+    colour = m.item(M_DIE_COLOUR)
+    if s.comp.action_kind[a] == ACT_COMMAND and ev == 0 and s.hand_mc.item(p, colour) == 1:
         cards = [c for c in cards if c // 20 != colour]   # keep the card a star die must place
     return [A.DISCARD_MISSION + c for c in cards]
 
 
 def _legal_discover(s: State) -> list[int]:
     m = s.m
-    rem = int(m[M_VALUE]) - int(m[M_DONE])
-    out = [A.DONE] if m[M_DONE] > 0 else []
+    rem = m.item(M_VALUE) - m.item(M_DONE)
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
     costs = s.comp.display_costs
     for i, t in enumerate(s.display.tolist()):
         if t >= 0 and costs[i] <= rem:
@@ -1520,20 +1585,20 @@ def _legal_discover(s: State) -> list[int]:
 
 
 def _legal_inject(s: State) -> list[int]:
-    t = int(s.m[M_TAKEN_TILE])
+    t = s.m.item(M_TAKEN_TILE)
     if t >= ADV_TILE0:
         return [A.INJECT + 0, A.INJECT + 3]      # the two black arrows at the corner (rules-notes C11)
     return [A.INJECT + k for k in range(6)]
 
 
 def _legal_advanced_space(s: State) -> list[int]:
-    p = int(s.m[M_ACTOR])
-    return [A.ADVANCED_SPACE + k for k in range(3) if s.adv_space[p, k] < 0]
+    p = s.m.item(M_ACTOR)
+    return [A.ADVANCED_SPACE + k for k in range(3) if s.adv_space.item(p, k) < 0]
 
 
 def _legal_repair(s: State) -> list[int]:
     m = s.m
-    out = [A.DONE] if m[M_DONE] > 0 else []
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
     out.extend([A.REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
     owners = s.die_owner.tolist()
     damaged = s.die_damaged.tolist()
@@ -1544,7 +1609,7 @@ def _legal_repair(s: State) -> list[int]:
 
 
 def _legal_debris(s: State) -> list[int]:
-    p = int(s.m[M_ACTOR])
+    p = s.m.item(M_ACTOR)
     out = [A.DEBRIS_TO_STORAGE]
     debris = s.tile_debris
     for cell, t in enumerate(s.grid[p].tolist()):
@@ -1555,37 +1620,37 @@ def _legal_debris(s: State) -> list[int]:
 
 def _legal_destroy(s: State) -> list[int]:
     m = s.m
-    rem = int(m[M_VALUE]) - int(m[M_DONE])
-    out = [A.DONE] if m[M_DONE] > 0 else []
+    rem = m.item(M_VALUE) - m.item(M_DONE)
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
     out.extend([A.DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
     return out
 
 
 def _legal_command_card(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    h = int(m[M_SHIP_HEX])
-    colour = int(m[M_DIE_COLOUR])
-    out = [] if m[M_VALUE] == 0 else [A.DONE]
-    if _can_place_at(s, h, colour) and s.robots_break[p] >= 1:
+    p = m.item(M_TURN_PLAYER)
+    h = m.item(M_SHIP_HEX)
+    colour = m.item(M_DIE_COLOUR)
+    out = [] if m.item(M_VALUE) == 0 else [A.DONE]
+    if _can_place_at(s, h, colour) and s.robots_break.item(p) >= 1:
         out.extend(A.PLACE_MISSION + c for c in _hand_missions(s, p) if c // 20 == colour)
     return out
 
 
 def _legal_mission(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    card = int(m[M_MISSION])
-    out = [A.DONE] if m[M_DONE] > 0 else []
-    if m[M_DONE] < m[M_VALUE] and _can_pay(s, p, s.comp.mission_cost[card]):
+    p = m.item(M_TURN_PLAYER)
+    card = m.item(M_MISSION)
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    if m.item(M_DONE) < m.item(M_VALUE) and _can_pay(s, p, s.comp.mission_cost[card]):
         out.append(A.ACTIVATE)
     return out
 
 
 def _legal_pay(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_PAY_SEAT])
-    if m[M_PAY_TECH] > 0:
+    p = m.item(M_PAY_SEAT)
+    if m.item(M_PAY_TECH) > 0:
         out = [A.SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
         if np.any(s.tile_where[:ADV_TILE0] == TL_EJECTED + p):
             out.append(A.SPEND_EJECTED_TECH)
@@ -1594,8 +1659,8 @@ def _legal_pay(s: State) -> list[int]:
 
 
 def _legal_owner(s: State) -> list[int]:
-    p = int(s.m[M_OWNER])
-    card = int(s.m[M_MISSION])
+    p = s.m.item(M_OWNER)
+    card = s.m.item(M_MISSION)
     if _can_pay(s, p, s.comp.mission_cost[card]):
         return [A.DONE, A.ACTIVATE]
     return [A.DONE]
@@ -1606,23 +1671,23 @@ def _legal_keep(s: State) -> list[int]:
 
 
 def _legal_hand_limit(s: State) -> list[int]:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     return [A.DISCARD_MISSION + c for c in _hand_missions(s, p)]
 
 
 def _legal_b_reserve(s: State) -> list[int]:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    free = int(m[M_B_FREE_COLOUR])
+    p = m.item(M_TURN_PLAYER)
+    free = m.item(M_B_FREE_COLOUR)
     reserved = s.die_reserved.tolist()
     own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
     if free >= 0:
         return [A.RESERVE_DIE + d for d in own if d // 6 == free]
     out = [A.DONE]
-    if not m[M_B_PAID] and s.res[p] >= 1:
+    if not m.item(M_B_PAID) and s.res.item(p) >= 1:
         out.extend(A.RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
-        c = s.comp.tile_boost_arg[int(s.grid[p, cell])]
+        c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
         if any(d // 6 == c for d in own):
             out.append(A.USE_BOOST + cell)
     return out
@@ -1699,16 +1764,17 @@ def _dispatch(s: State, action: int) -> None:
 # --- setup and turn ------------------------------------------------------------------------------------
 
 def _do_setup_reserve(s: State, a: int) -> None:
-    p = int(s.m[M_SETUP_SEAT])
+    p = s.m.item(M_SETUP_SEAT)
     if a != A.DONE:
         d = a - A.RESERVE_DIE
         s.die_reserved[d] = 1
-        _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {int(s.die_value[d])} (player aid)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (player aid)")
     _next_setup_reserve(s, p + 1)
 
 
 def _do_turn(s: State, a: int) -> None:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     if a == A.SEQUENCE_A:
         s.last_seq[p] = SEQ_A
         s.m[M_PHASE] = PH_A1_CARD
@@ -1717,7 +1783,8 @@ def _do_turn(s: State, a: int) -> None:
         _sequence_b(s, p)
     else:  # PASS
         s.last_seq[p] = SEQ_B
-        _log(s, f"{seat_name(s, p)} passes the final turn")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} passes the final turn")
         _end_turn(s)
 
 
@@ -1732,7 +1799,7 @@ def _line_cells(slot: int) -> list[int]:
 
 def _do_a1_card(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _enter_a2(s)
         return
@@ -1772,12 +1839,12 @@ def _do_a1_tiles(s: State, a: int) -> None:
         _enter_a2(s)
         return
     cell = a - A.RESOLVE_TILE
-    m[M_PENDING] = int(m[M_PENDING]) & ~(1 << cell)
+    m[M_PENDING] = m.item(M_PENDING) & ~(1 << cell)
     _start_tile(s, cell, PH_A1_TILES, False)
 
 
 def _after_a1_tile(s: State) -> None:
-    if s.m[M_PENDING]:
+    if s.m.item(M_PENDING):
         s.m[M_PHASE] = PH_A1_TILES
     else:
         _enter_a2(s)
@@ -1788,11 +1855,12 @@ def _after_a1_tile(s: State) -> None:
 def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
     """Resolve the tile in ``cell`` (activated by a card, debris or an activation tile)."""
     m = s.m
-    p = int(m[M_ACTOR])
-    t = int(s.grid[p, cell])
-    if s.tile_boost[t]:
+    p = m.item(M_ACTOR)
+    t = s.grid.item(p, cell)
+    if s.tile_boost.item(t):
         s.tile_boost[t] = 0      # ADVANCED RULES: flipping early makes a boost tile activatable (forfeits 1x)
-        _log(s, f"{seat_name(s, p)} flips tile {t} to its standard side")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} flips tile {t} to its standard side")
     m[M_TILE_CELL] = cell
     m[M_TILE_RETURN] = ret
     m[M_TILE_ADJACENT] = int(adjacent)
@@ -1805,22 +1873,26 @@ def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
 
 def _run_tile_effect(s: State, eff: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     m[M_TILE_EFFECT] = eff
     if eff == TE_VP:
         gain_vp(s, p, 1, SRC_TILES, "Technology tile")
     elif eff == TE_SHIP:
         s.ships[p] += 1
-        _log(s, f"{seat_name(s, p)} takes a ship (tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} takes a ship (tile)")
     elif eff == TE_RESOURCE:
         s.res[p] += 1
-        _log(s, f"{seat_name(s, p)} takes a resource (tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} takes a resource (tile)")
     elif eff == TE_DEBRIS:
         s.debris[p] += 1
-        _log(s, f"{seat_name(s, p)} takes a debris (tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} takes a debris (tile)")
     elif eff == TE_ROBOT:
         _take_robots(s, p, 1)
-        _log(s, f"{seat_name(s, p)} takes a robot (tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} takes a robot (tile)")
     elif eff == TE_MOVE_SHIP:
         m[M_MOVE_RANGE] = 2
         m[M_MOVE_MIN] = 0
@@ -1840,7 +1912,7 @@ def _run_tile_effect(s: State, eff: int) -> None:
 
 
 def _finish_tile(s: State) -> None:
-    ret = int(s.m[M_TILE_RETURN])
+    ret = s.m.item(M_TILE_RETURN)
     s.m[M_TILE_EFFECT] = -1
     if ret == PH_A1_TILES:
         _after_a1_tile(s)
@@ -1850,8 +1922,8 @@ def _finish_tile(s: State) -> None:
 
 def _do_tile_option(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
-    t = int(s.grid[p, int(m[M_TILE_CELL])])
+    p = m.item(M_ACTOR)
+    t = s.grid.item(p, m.item(M_TILE_CELL))
     _run_tile_effect(s, s.comp.tile_options[t][a - A.TILE_OPTION])
 
 
@@ -1859,28 +1931,29 @@ def _do_tile_adjacent(s: State, a: int) -> None:
     if a == A.DONE:
         _finish_tile(s)
         return
-    _start_tile(s, a - A.ACTIVATE_ADJACENT, int(s.m[M_TILE_RETURN]), True)
+    _start_tile(s, a - A.ACTIVATE_ADJACENT, s.m.item(M_TILE_RETURN), True)
 
 
 def _do_tile_draw(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     if a == A.DONE:
         _finish_tile(s)
         return
     c = a - A.DRAW_COLOUR
-    if m[M_ADVANCED]:
+    if m.item(M_ADVANCED):
         _draw_two(s, p, c, PH_TILE_DRAW)      # advanced rules: draw 2, keep 1
         return
     card = _draw_mission(s, c)
     if card >= 0:
         _to_hand(s, p, card)
-        _log(s, f"{seat_name(s, p)} draws a {COLOURS[c]} Mission card (tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} draws a {COLOURS[c]} Mission card (tile)")
     _finish_tile(s)
 
 
 def _do_tile_robot(s: State, a: int) -> None:
-    p = int(s.m[M_ACTOR])
+    p = s.m.item(M_ACTOR)
     if a >= A.ROBOT_TO_BREAK_ROOM and a < A.ROBOT_TO_BREAK_ROOM + 3:
         c = a - A.ROBOT_TO_BREAK_ROOM
         s.robots_ws[p, c] -= 1
@@ -1895,31 +1968,33 @@ def _do_tile_robot(s: State, a: int) -> None:
 
 def _remove_neutral_robot(s: State, c: int) -> None:
     """2-PLAYER GAME: a robot added to a workstation removes the neutral robot there from the game."""
-    if s.m[M_N_PLAYERS] == 2 and s.robots_ws[BOT, c] > 0:
+    if s.m.item(M_N_PLAYERS) == 2 and s.robots_ws.item(BOT, c) > 0:
         s.robots_ws[BOT, c] = 0
-        _log(s, f"the neutral robot leaves the {COLOURS[c]} workstation")
+        if s.log is not None:
+            _log(s, f"the neutral robot leaves the {COLOURS[c]} workstation")
 
 
 # --- ships (Command step 1 and the move-ship tile) --------------------------------------------------------
 
 def _do_ship_select(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     if a == A.DONE:
         _finish_tile(s)
         return
-    ba = black_angel_hex(int(m[M_N_STRIPS]))
+    ba = black_angel_hex(m.item(M_N_STRIPS))
     if a == A.LAUNCH_SHIP:
         s.ships[p] -= 1
         s.robots_break[p] -= 1          # the pilot
         m[M_SHIP_LAUNCH] = 1
         m[M_SHIP_HEX] = ba
-        _log(s, f"{seat_name(s, p)} launches a ship")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} launches a ship")
     else:
         m[M_SHIP_LAUNCH] = 0
         m[M_SHIP_HEX] = a - A.SELECT_SHIP
-    if m[M_MOVE_RANGE] == 0:            # a star die: no movement (Command step 1)
-        if m[M_SHIP_LAUNCH]:
+    if m.item(M_MOVE_RANGE) == 0:            # a star die: no movement (Command step 1)
+        if m.item(M_SHIP_LAUNCH):
             _add_ship(s, ba, p)
             m[M_SHIP_LAUNCH] = 0
         m[M_PHASE] = PH_COMMAND_CARD
@@ -1929,14 +2004,14 @@ def _do_ship_select(s: State, a: int) -> None:
 
 def _do_ship_move(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     dest = a - A.MOVE_SHIP
-    if not m[M_SHIP_LAUNCH]:
-        _remove_ship(s, int(m[M_SHIP_HEX]), p)
+    if not m.item(M_SHIP_LAUNCH):
+        _remove_ship(s, m.item(M_SHIP_HEX), p)
     _add_ship(s, dest, p)
     m[M_SHIP_LAUNCH] = 0
     m[M_SHIP_HEX] = dest
-    if m[M_MOVE_RETURN] == PH_COMMAND_CARD:
+    if m.item(M_MOVE_RETURN) == PH_COMMAND_CARD:
         m[M_PHASE] = PH_COMMAND_CARD
     else:
         _finish_tile(s)
@@ -1946,24 +2021,25 @@ def _do_ship_move(s: State, a: int) -> None:
 
 def _enter_a2(s: State) -> None:
     s.m[M_PHASE] = PH_A2_DIE
-    s.m[M_ACTOR] = s.m[M_TURN_PLAYER]
+    s.m[M_ACTOR] = s.m.item(M_TURN_PLAYER)
 
 
 def _do_a2_die(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     d = a - A.SELECT_DIE
-    owner = int(s.die_owner[d])
+    owner = s.die_owner.item(d)
     bought = owner != p
     if bought:
         s.res[p] -= 1
         if owner == BOT:
-            if m[M_SOLO]:
+            if m.item(M_SOLO):
                 gain_vp(s, BOT, 1, SRC_TRADE, f"{seat_name(s, p)} bought Hal's die")
             # 2 players: the resource goes to the supply (2-PLAYER GAME)
         else:
             s.res[owner] += 1
-        _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {int(s.die_value[d])}")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {s.die_value.item(d)}")
     s.die_owner[d] = DIE_IN_USE
     s.die_reserved[d] = 0
     m[M_DIE] = d
@@ -1978,24 +2054,27 @@ def _do_a2_die(s: State, a: int) -> None:
 
 def _do_a2_modify(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.FLIP_DIE:
         s.debris[p] -= 1
-        v = FLIP[int(m[M_DIE_VALUE])]
+        v = FLIP[m.item(M_DIE_VALUE)]
         m[M_DIE_VALUE] = v
         m[M_DIE_FLIPPED] = 1
-        _log(s, f"{seat_name(s, p)} spends a debris to flip the die to {v}")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} spends a debris to flip the die to {v}")
         return
     if A.USE_BOOST <= a < A.USE_BOOST + 9:
         cell = a - A.USE_BOOST
-        t = int(s.grid[p, cell])
+        t = s.grid.item(p, cell)
         s.tile_boost[t] = 0
         if s.comp.tile_boost[t] == BE_SET_THREE:
             m[M_DIE_VALUE] = 3
-            _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: the die becomes a 3")
+            if s.log is not None:
+                _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: the die becomes a 3")
         else:
             m[M_PHASE] = PH_DIE_COLOUR
-            _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: change the die's colour")
+            if s.log is not None:
+                _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: change the die's colour")
         return
     if a >= A.MISSION_ACTION and a < A.MISSION_ACTION + 60:
         _start_mission(s, p, a - A.MISSION_ACTION)
@@ -2003,7 +2082,7 @@ def _do_a2_modify(s: State, a: int) -> None:
     # BOARD_ACTION
     act = a - A.BOARD_ACTION
     m[M_ACTION] = act
-    if any(s.comp.tile_boost_arg[int(s.grid[p, c])] == act for c in _boost_cells(s, p, BE_VP_ON_ACTION)):
+    if any(s.comp.tile_boost_arg[s.grid.item(p, c)] == act for c in _boost_cells(s, p, BE_VP_ON_ACTION)):
         m[M_PHASE] = PH_ACTION_BOOST
         return
     _resolve_ravager_effect(s)
@@ -2015,13 +2094,13 @@ def _do_die_colour(s: State, a: int) -> None:
 
 
 def _do_action_boost(s: State, a: int) -> None:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _resolve_ravager_effect(s)
         return
-    t = int(s.grid[p, a - A.USE_BOOST])
+    t = s.grid.item(p, a - A.USE_BOOST)
     s.tile_boost[t] = 0
-    gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {int(s.m[M_ACTION]) + 1}")
+    gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {s.m.item(M_ACTION) + 1}")
     if len(_legal_action_boost(s)) == 1:
         _resolve_ravager_effect(s)
 
@@ -2030,17 +2109,17 @@ def _resolve_ravager_effect(s: State) -> None:
     """Rulebook, Ravager Cards: resolve the topmost card's permanent effect before the action; if it cannot
     be resolved, perform the action anyway and lose 1 VP."""
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    act = int(m[M_ACTION])
-    k = int(s.rav_count[act])
+    p = m.item(M_TURN_PLAYER)
+    act = m.item(M_ACTION)
+    k = s.rav_count.item(act)
     if k > 0:
-        r = int(s.rav_loc[act, k - 1])
+        r = s.rav_loc.item(act, k - 1)
         eff = s.comp.ravager_effect[r]
         if eff == RAV_DAMAGE_NEXT:
             _damage_action(s, (act + 1) % 6)
         elif eff == RAV_DAMAGE_DIE:
             c = s.comp.ravager_die_colour[r]
-            if _damage_die(s, c):
+            if _damage_die(s, c) and s.log is not None:
                 _log(s, f"Ravager {r + 61}: damage on a {COLOURS[c]} die in the supply")
         elif eff == RAV_DISCARD_MISSION:
             if _hand_total(s, p) > 0:
@@ -2048,18 +2127,20 @@ def _resolve_ravager_effect(s: State) -> None:
                 return
             gain_vp(s, p, -1, SRC_PENALTY, f"cannot discard a Mission card for Ravager {r + 61}")
         elif eff == RAV_DISCARD_RAVAGER:
-            if s.hand_rav[p] > 0:
+            if s.hand_rav.item(p) > 0:
                 rr = _lowest_hand_ravager(s, p)
                 s.rav_where[rr] = RV_DISCARD
                 s.hand_rav[p] -= 1
-                _log(s, f"{seat_name(s, p)} discards a Ravager card (Ravager {r + 61})")
+                if s.log is not None:
+                    _log(s, f"{seat_name(s, p)} discards a Ravager card (Ravager {r + 61})")
             else:
                 gain_vp(s, p, -1, SRC_PENALTY, f"cannot discard a Ravager card for Ravager {r + 61}")
         elif eff == RAV_ROBOT:
-            if s.robots_break[p] > 0:
+            if s.robots_break.item(p) > 0:
                 s.robots_break[p] -= 1
                 s.rav_robots[r, p] += 1
-                _log(s, f"{seat_name(s, p)} puts a robot on Ravager {r + 61}")
+                if s.log is not None:
+                    _log(s, f"{seat_name(s, p)} puts a robot on Ravager {r + 61}")
             else:
                 gain_vp(s, p, -1, SRC_PENALTY, f"no robot for Ravager {r + 61}")
     _start_board_action(s)
@@ -2068,14 +2149,15 @@ def _resolve_ravager_effect(s: State) -> None:
 def _do_ravager_discard(s: State, a: int) -> None:
     card = a - A.DISCARD_MISSION
     _discard_mission(s, card)
-    _log(s, f"{seat_name(s, int(s.m[M_TURN_PLAYER]))} discards Mission card {card} (Ravager effect)")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (Ravager effect)")
     _start_board_action(s)
 
 
 def _start_board_action(s: State) -> None:
     m = s.m
-    act = int(m[M_ACTION])
-    ev = _effective(s, act, int(m[M_DIE_VALUE]))
+    act = m.item(M_ACTION)
+    ev = _effective(s, act, m.item(M_DIE_VALUE))
     m[M_VALUE] = ev
     m[M_DONE] = 0
     kind = s.comp.action_kind[act]
@@ -2098,30 +2180,31 @@ def _start_board_action(s: State) -> None:
 
 def _do_discover(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _a3(s)
         return
     if a < A.TAKE_ADVANCED:
         pos = a - A.TAKE_TECH
-        t = int(s.display[pos])
+        t = s.display.item(pos)
         s.display[pos] = -1                   # not replaced; the others do not move (Discover notes)
         m[M_DONE] += s.comp.display_costs[pos]
     else:
         slot = a - A.TAKE_ADVANCED
-        t = int(s.adv_slots[slot])
+        t = s.adv_slots.item(slot)
         _refill_adv_slot(s, slot)             # replaced at once from the deck (Discover notes)
         m[M_DONE] += s.comp.advanced_cost
     s.tile_where[t] = TL_TAKEN + p
     m[M_TAKEN_TILE] = t
     m[M_PHASE] = PH_INJECT
-    _log(s, f"{seat_name(s, p)} takes tile {t}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} takes tile {t}")
 
 
 def _do_inject(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
-    t = int(m[M_TAKEN_TILE])
+    p = m.item(M_ACTOR)
+    t = m.item(M_TAKEN_TILE)
     arrow = a - A.INJECT
     if arrow < 3:
         cells = [arrow * 3 + c for c in range(3)]          # enters at the left, pushes right
@@ -2142,22 +2225,22 @@ def _do_inject(s: State, a: int) -> None:
         g[cells[i]] = g[cells[i - 1]]
     g[cells[0]] = t
     s.tile_where[t] = TL_GRID + p
-    if m[M_ADVANCED] and t < 48:
+    if m.item(M_ADVANCED) and t < 48:
         s.tile_boost[t] = 1                    # ADVANCED RULES: injected boost side up
     m[M_TAKEN_TILE] = -1
     if ejected >= 0:
         _eject_tile(s, p, ejected)
-        if m[M_PHASE] == PH_ADVANCED_SPACE:
+        if m.item(M_PHASE) == PH_ADVANCED_SPACE:
             return
     _continue_discover(s)
 
 
 def _eject_tile(s: State, p: int, t: int) -> None:
-    if s.tile_debris[t]:
+    if s.tile_debris.item(t):
         s.tile_debris[t] = 0
         s.debris[p] += 1                       # Discover note: reclaim the debris
     if t >= ADV_TILE0:
-        if any(s.adv_space[p, k] < 0 for k in range(3)):
+        if any(s.adv_space.item(p, k) < 0 for k in range(3)):
             s.m[M_EJECTED_ADV] = t
             s.m[M_PHASE] = PH_ADVANCED_SPACE
             s.tile_where[t] = TL_EJECTED + p
@@ -2166,24 +2249,26 @@ def _eject_tile(s: State, p: int, t: int) -> None:
     else:
         s.tile_where[t] = TL_EJECTED + p
         s.tile_boost[t] = 0
-    _log(s, f"{seat_name(s, p)} ejects tile {t}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} ejects tile {t}")
 
 
 def _do_advanced_space(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     k = a - A.ADVANCED_SPACE
-    t = int(m[M_EJECTED_ADV])
+    t = m.item(M_EJECTED_ADV)
     s.adv_space[p, k] = t
     s.tile_where[t] = TL_ADV_SPACE + p
     m[M_EJECTED_ADV] = -1
-    _log(s, f"{seat_name(s, p)} places ejected Advanced tile {t} beside the {COLOURS[k]} cards")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} places ejected Advanced tile {t} beside the {COLOURS[k]} cards")
     _continue_discover(s)
 
 
 def _continue_discover(s: State) -> None:
     m = s.m
-    rem = int(m[M_VALUE]) - int(m[M_DONE])
+    rem = m.item(M_VALUE) - m.item(M_DONE)
     if rem >= 1 and _discover_has_option(s, rem):
         m[M_PHASE] = PH_DISCOVER
     else:
@@ -2203,7 +2288,7 @@ def _do_repair(s: State, a: int) -> None:
     else:
         c = a - A.REPAIR_DIE
         for d in range(6 * c, 6 * c + 6):
-            if s.die_owner[d] == DIE_SUPPLY and s.die_damaged[d]:
+            if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
                 s.die_damaged[d] = 0
                 break
     m[M_DONE] += 1
@@ -2211,20 +2296,20 @@ def _do_repair(s: State, a: int) -> None:
 
 
 def _do_debris(s: State, a: int) -> None:
-    p = int(s.m[M_ACTOR])
+    p = s.m.item(M_ACTOR)
     if a == A.DEBRIS_TO_STORAGE:
         s.debris[p] += 1
         _continue_repair(s)
         return
     cell = a - A.DEBRIS_TO_TILE
-    t = int(s.grid[p, cell])
+    t = s.grid.item(p, cell)
     s.tile_debris[t] = 1
     _start_tile(s, cell, PH_REPAIR, False)
 
 
 def _continue_repair(s: State) -> None:
     m = s.m
-    if m[M_DONE] < m[M_VALUE] and len(_legal_repair(s)) > 1:
+    if m.item(M_DONE) < m.item(M_VALUE) and len(_legal_repair(s)) > 1:
         m[M_PHASE] = PH_REPAIR
     else:
         _a3(s)
@@ -2234,25 +2319,26 @@ def _continue_repair(s: State) -> None:
 
 def _do_destroy(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _a3(s)
         return
     loc = a - A.DESTROY
-    k = int(s.rav_count[loc])
+    k = s.rav_count.item(loc)
     for i in range(k):
-        r = int(s.rav_loc[loc, i])
+        r = s.rav_loc.item(loc, i)
         s.rav_loc[loc, i] = -1
         s.rav_where[r] = RV_HAND + p
         for seat in range(5):
-            n = int(s.rav_robots[r, seat])
+            n = s.rav_robots.item(r, seat)
             if n:
                 s.rav_robots[r, seat] = 0
                 s.robots_break[seat] += n      # liberated robots go back to the break room
     s.rav_count[loc] = 0
     s.hand_rav[p] += k
     m[M_DONE] += k
-    _log(s, f"{seat_name(s, p)} destroys {k} Ravager card(s) at location {loc + 1}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} destroys {k} Ravager card(s) at location {loc + 1}")
     if len(_legal_destroy(s)) > 1:
         m[M_PHASE] = PH_DESTROY
     else:
@@ -2263,12 +2349,12 @@ def _do_destroy(s: State, a: int) -> None:
 
 def _do_command_card(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _a3(s)
         return
     card = a - A.PLACE_MISSION
-    h = int(m[M_SHIP_HEX])
+    h = m.item(M_SHIP_HEX)
     place_mission(s, p, card, h)
     _a3(s)
 
@@ -2276,27 +2362,28 @@ def _do_command_card(s: State, a: int) -> None:
 def place_mission(s: State, p: int, card: int, h: int) -> None:
     """Command steps 2-4 (also used by Hal): the card, its owner's robot and reward, Ravagers, new tiles."""
     comp = s.comp
-    if MC_HAND <= s.mc_where[card] < MC_HAND + 5:
+    if MC_HAND <= s.mc_where.item(card) < MC_HAND + 5:
         s.hand_mc[p, card // 20] -= 1
     s.mc_where[card] = MC_SPACE
     s.mc_owner[card] = p
     s.mc_hex[card] = h
     s.hex_card[h] = card
     s.robots_break[p] -= 1                     # the owner's robot on the reward
-    _log(s, f"{seat_name(s, p)} places Mission card {card} on hex s{h // 5 + 1}:{h % 5 - 2:+d}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} places Mission card {card} on hex s{h // 5 + 1}:{h % 5 - 2:+d}")
     reward = [0] * 8
     reward[comp.mission_reward[card]] = comp.mission_reward_amount[card]
     gain_goods(s, p, reward, SRC_REWARD, f"reward of Mission card {card}")
     icons = 0
-    for g in neighbours(int(s.m[M_N_STRIPS]))[h]:
-        if s.hex_card[g] < 0 and s.hex_terrain[g] != T_SPES:
-            icons += int(s.hex_icons[g])
+    for g in neighbours(s.m.item(M_N_STRIPS))[h]:
+        if s.hex_card.item(g) < 0 and s.hex_terrain.item(g) != T_SPES:
+            icons += s.hex_icons.item(g)
     if icons:
         _ravagers_appear(s, icons)
     for colour in comp.mission_tiles[card]:
         t = _pop_tech(s, colour)
         if t >= 0:
-            if s.m[M_ADVANCED]:
+            if s.m.item(M_ADVANCED):
                 s.tile_boost[t] = 1
             _push_display(s, t)
 
@@ -2307,11 +2394,12 @@ def _start_mission(s: State, p: int, card: int) -> None:
     m = s.m
     m[M_MISSION] = card
     m[M_ACTION] = -1
-    m[M_VALUE] = m[M_DIE_VALUE]
+    m[M_VALUE] = m.item(M_DIE_VALUE)
     m[M_DONE] = 0
     m[M_PHASE] = PH_MISSION
-    _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[int(m[M_DIE_COLOUR])]} "
-            f"{int(m[M_DIE_VALUE])}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m.item(M_DIE_COLOUR)]} "
+                f"{m.item(M_DIE_VALUE)}")
 
 
 def _activate(s: State, p: int, card: int, ret: int) -> None:
@@ -2345,12 +2433,12 @@ def _activate(s: State, p: int, card: int, ret: int) -> None:
 
 def _activation_gain(s: State) -> None:
     m = s.m
-    p = int(m[M_PAY_SEAT])
-    card = int(m[M_MISSION])
+    p = m.item(M_PAY_SEAT)
+    card = m.item(M_MISSION)
     gain_goods(s, p, s.comp.mission_gain[card], SRC_ACTIVATION, f"activation of Mission card {card}")
-    if m[M_PAY_RETURN] == PH_MISSION:
+    if m.item(M_PAY_RETURN) == PH_MISSION:
         m[M_DONE] += 1
-        if m[M_DONE] >= m[M_VALUE] or not _can_pay(s, int(m[M_TURN_PLAYER]), s.comp.mission_cost[card]):
+        if m.item(M_DONE) >= m.item(M_VALUE) or not _can_pay(s, m.item(M_TURN_PLAYER), s.comp.mission_cost[card]):
             _finish_mission(s)
         else:
             m[M_PHASE] = PH_MISSION
@@ -2360,19 +2448,19 @@ def _activation_gain(s: State) -> None:
 
 def _do_mission(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _finish_mission(s)
         return
-    _activate(s, p, int(m[M_MISSION]), PH_MISSION)
+    _activate(s, p, m.item(M_MISSION), PH_MISSION)
 
 
 def _do_pay(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_PAY_SEAT])
+    p = m.item(M_PAY_SEAT)
     if A.SPEND_TECH <= a < A.SPEND_TECH + 9:
         cell = a - A.SPEND_TECH
-        t = int(s.grid[p, cell])
+        t = s.grid.item(p, cell)
         s.grid[p, cell] = -1
         _spend_tile(s, p, t)
         m[M_PAY_TECH] -= 1
@@ -2384,29 +2472,30 @@ def _do_pay(s: State, a: int) -> None:
         card = a - A.SPEND_MISSION
         _discard_mission(s, card)
         m[M_PAY_MISSION] -= 1
-    if m[M_PAY_TECH] == 0 and m[M_PAY_MISSION] == 0:
+    if m.item(M_PAY_TECH) == 0 and m.item(M_PAY_MISSION) == 0:
         _activation_gain(s)
 
 
 def _spend_tile(s: State, p: int, t: int) -> None:
-    if s.tile_debris[t]:
+    if s.tile_debris.item(t):
         s.tile_debris[t] = 0
         s.debris[p] += 1
     s.tile_boost[t] = 0
     s.tile_where[t] = TL_DISCARD
-    _log(s, f"{seat_name(s, p)} spends tile {t}")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} spends tile {t}")
 
 
 def _finish_mission(s: State) -> None:
     """After the activations: the owner's one free activation if the card is someone else's (rulebook,
     PERFORMING AN ACTION IN AN ALIEN TERRITORY, IMPORTANT)."""
     m = s.m
-    p = int(m[M_TURN_PLAYER])
-    card = int(m[M_MISSION])
-    owner = int(s.mc_owner[card])
+    p = m.item(M_TURN_PLAYER)
+    card = m.item(M_MISSION)
+    owner = s.mc_owner.item(card)
     if owner != p:
         if owner == BOT:
-            if m[M_SOLO]:
+            if m.item(M_SOLO):
                 hal_free_activation(s, card)
         else:
             m[M_OWNER] = owner
@@ -2418,17 +2507,17 @@ def _finish_mission(s: State) -> None:
 
 def _do_owner(s: State, a: int) -> None:
     m = s.m
-    owner = int(m[M_OWNER])
+    owner = m.item(M_OWNER)
     if a == A.DONE:
         _after_owner(s)
         return
-    _activate(s, owner, int(m[M_MISSION]), PH_OWNER)
+    _activate(s, owner, m.item(M_MISSION), PH_OWNER)
 
 
 def _after_owner(s: State) -> None:
     m = s.m
     m[M_OWNER] = -1
-    m[M_ACTOR] = m[M_TURN_PLAYER]
+    m[M_ACTOR] = m.item(M_TURN_PLAYER)
     _a3(s)
 
 
@@ -2437,21 +2526,22 @@ def _after_owner(s: State) -> None:
 def _a3(s: State) -> None:
     """Draw a card of the die's (original) colour, return the die to its supply; hand limit 6."""
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     m[M_ACTOR] = p
-    d = int(m[M_DIE])
+    d = m.item(M_DIE)
     s.die_owner[d] = DIE_SUPPLY
     s.die_reserved[d] = 0
     s.die_value[d] = 0
-    c = int(m[M_DIE_COLOUR0])
+    c = m.item(M_DIE_COLOUR0)
     m[M_DIE] = -1
-    if m[M_ADVANCED]:
+    if m.item(M_ADVANCED):
         _draw_two(s, p, c, PH_HAND_LIMIT)
         return
     card = _draw_mission(s, c)
     if card >= 0:
         _to_hand(s, p, card)
-        _log(s, f"{seat_name(s, p)} draws a {COLOURS[c]} Mission card")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} draws a {COLOURS[c]} Mission card")
     _hand_limit(s)
 
 
@@ -2477,7 +2567,7 @@ def _draw_two(s: State, p: int, c: int, ret: int) -> None:
 
 def _do_keep(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_ACTOR])
+    p = m.item(M_ACTOR)
     keep = a - A.KEEP_MISSION
     for c in s.drawn.tolist():
         if c == keep:
@@ -2485,12 +2575,13 @@ def _do_keep(s: State, a: int) -> None:
         else:
             _discard_mission(s, c)
     s.drawn[:] = -1
-    _log(s, f"{seat_name(s, p)} keeps a {COLOURS[keep // 20]} Mission card")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} keeps a {COLOURS[keep // 20]} Mission card")
     _after_keep(s)
 
 
 def _after_keep(s: State) -> None:
-    if s.m[M_KEEP_RETURN] == PH_TILE_DRAW:
+    if s.m.item(M_KEEP_RETURN) == PH_TILE_DRAW:
         s.m[M_KEEP_RETURN] = -1
         _finish_tile(s)
     else:
@@ -2499,7 +2590,7 @@ def _after_keep(s: State) -> None:
 
 
 def _hand_limit(s: State) -> None:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     if _hand_total(s, p) > s.comp.hand_limit:
         s.m[M_PHASE] = PH_HAND_LIMIT
         return
@@ -2509,7 +2600,8 @@ def _hand_limit(s: State) -> None:
 def _do_hand_limit(s: State, a: int) -> None:
     card = a - A.DISCARD_MISSION
     _discard_mission(s, card)
-    _log(s, f"{seat_name(s, int(s.m[M_TURN_PLAYER]))} discards Mission card {card} (hand limit)")
+    if s.log is not None:
+        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (hand limit)")
     _hand_limit(s)
 
 
@@ -2520,15 +2612,17 @@ def _sequence_b(s: State, p: int) -> None:
     (damaged dice cost 1 VP each); then the optional reservation."""
     total = 0
     values = s.die_value.tolist()                  # lists: numpy scalar reads are slow
-    for d, o in enumerate(s.die_owner.tolist()):
-        if o == p:
-            total += values[d]
-            s.die_owner[d] = DIE_SUPPLY
-            s.die_reserved[d] = 0
-            s.die_value[d] = 0
+    owners = s.die_owner.tolist()
+    d = -1
+    for _ in range(owners.count(p)):               # p's dice (list scan in C)
+        d = owners.index(p, d + 1)
+        total += values[d]
+        s.die_owner[d] = DIE_SUPPLY
+        s.die_reserved[d] = 0
+        s.die_value[d] = 0
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
     _roll_robots(s, p, penalise=True)
-    if s.m[M_N_PLAYERS] == 2:
+    if s.m.item(M_N_PLAYERS) == 2:
         _neutral_dice(s)
     s.m[M_B_PAID] = 0
     s.m[M_B_FREE_COLOUR] = -1
@@ -2546,38 +2640,40 @@ def _neutral_dice(s: State) -> None:
         if o == BOT and values[d] == 0:
             s.die_owner[d] = DIE_SUPPLY
     for c in range(3):
-        if s.robots_ws[BOT, c] > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
+        if s.robots_ws.item(BOT, c) > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
             _roll_into(s, BOT, c, penalise=False)
 
 
 def _do_b_reserve(s: State, a: int) -> None:
     m = s.m
-    p = int(m[M_TURN_PLAYER])
+    p = m.item(M_TURN_PLAYER)
     if a == A.DONE:
         _finish_b(s)
         return
     if A.USE_BOOST <= a < A.USE_BOOST + 9:
-        t = int(s.grid[p, a - A.USE_BOOST])
+        t = s.grid.item(p, a - A.USE_BOOST)
         s.tile_boost[t] = 0
         m[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
         return
     d = a - A.RESERVE_DIE
     s.die_reserved[d] = 1
-    if m[M_B_FREE_COLOUR] >= 0:
+    if m.item(M_B_FREE_COLOUR) >= 0:
         m[M_B_FREE_COLOUR] = -1
-        _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {int(s.die_value[d])} (1x tile)")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (1x tile)")
     else:
         s.res[p] -= 1
         m[M_B_PAID] = 1
-        _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {int(s.die_value[d])} for 1 resource")
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} for 1 resource")
     if len(_legal_b_reserve(s)) == 1:
         _finish_b(s)
 
 
 def _finish_b(s: State) -> None:
-    p = int(s.m[M_TURN_PLAYER])
+    p = s.m.item(M_TURN_PLAYER)
     reset_board(s, p)
-    if not s.m[M_END_TRIGGERED]:
+    if not s.m.item(M_END_TRIGGERED):
         advance_black_angel(s)
     else:
         _log(s, "the Black Angel advances no further (end of the game triggered)")
@@ -2602,12 +2698,13 @@ def reset_board(s: State, p: int) -> None:
 def advance_black_angel(s: State) -> None:
     """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
     m = s.m
-    n_strips = int(m[M_N_STRIPS])
+    n_strips = m.item(M_N_STRIPS)
     ba = black_angel_hex(n_strips)
-    if s.hex_terrain[ba] == T_ASTEROID:
+    if s.hex_terrain.item(ba) == T_ASTEROID:
         for q in _ships_on(s, ba):            # ships left behind on the asteroid field are destroyed
             _ship_to_supply(s, ba, q)
-            _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
+            if s.log is not None:
+                _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
     nxt = ba + 5
     reached = s.hex_terrain[nxt] == T_SPES
     _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
@@ -2616,8 +2713,8 @@ def advance_black_angel(s: State) -> None:
     for card in ejected:
         _neutralization(s, card)
     for card in ejected:
-        h = int(s.mc_hex[card])
-        owner = int(s.mc_owner[card])
+        h = s.mc_hex.item(card)
+        owner = s.mc_owner.item(card)
         s.hex_card[h] = -1
         if owner == BOT:
             s.mc_where[card] = MC_DISCARD       # Hal's cards go to the discard; his robot to the break room
@@ -2646,19 +2743,19 @@ def advance_black_angel(s: State) -> None:
     s.hex_card[nh - 5:nh] = -1
     strips[:, :last] = strips[:, 1:n_strips].copy()
     strips[:, last] = (first_id, 1 - first_face)
-    _lay_strip(s, last)
+    hexes[:3, nh - 5:nh] = _strip_hexes(s.comp)[first_id, 1 - first_face]     # lay it: terrain, comet, icons
     where = s.mc_where.tolist()
     i = -1
     for _ in range(where.count(MC_SPACE)):    # the Mission cards in Space (list scan in C)
         i = where.index(MC_SPACE, i + 1)
         s.mc_hex[i] -= 5
-    if m[M_SPES_POS] >= 0:
+    if m.item(M_SPES_POS) >= 0:
         m[M_SPES_POS] -= 1
-        h = int(m[M_SPES_POS]) * 5 + 2
+        h = m.item(M_SPES_POS) * 5 + 2
         s.hex_terrain[h] = T_SPES
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
-    if m[M_SPES_TOKEN_POS] == 0:
+    if m.item(M_SPES_TOKEN_POS) == 0:
         m[M_SPES_TOKEN_POS] = -1
         m[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
         h = last * 5 + 2
@@ -2666,7 +2763,7 @@ def advance_black_angel(s: State) -> None:
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
         _log(s, "Planet Spes is in sight")
-    elif m[M_SPES_TOKEN_POS] > 0:
+    elif m.item(M_SPES_TOKEN_POS) > 0:
         m[M_SPES_TOKEN_POS] -= 1
     if reached:
         m[M_SPES_REACHED] = 1
@@ -2698,7 +2795,7 @@ def _count_space(s: State, seat: int, colour: int) -> int:
     """Mission cards of ``colour`` in Space owned by ``seat``, strip 1 excluded (appendix note)."""
     k = 0
     for card in range(20 * colour, 20 * colour + 20):
-        if s.mc_where[card] == MC_SPACE and s.mc_owner[card] == seat and s.mc_hex[card] >= 5:
+        if s.mc_where.item(card) == MC_SPACE and s.mc_owner.item(card) == seat and s.mc_hex.item(card) >= 5:
             k += 1
     return k
 
@@ -2712,8 +2809,8 @@ def _neutralization(s: State, card: int) -> None:
     comp = s.comp
     if comp.mission_kind[card] == MISSION_ACTIVATION:
         return
-    owner = int(s.mc_owner[card])
-    holders = _ships_on(s, int(s.mc_hex[card]))
+    owner = s.mc_owner.item(card)
+    holders = _ships_on(s, s.mc_hex.item(card))
     kind = comp.mission_neut_kind[card]
     cause = f"neutralization of Mission card {card}"
     if kind == NEUT_FIXED:
@@ -2751,15 +2848,15 @@ _APPLY = [_APPLY.get(i) for i in range(len(PHASE_NAMES))]
 
 def final_scores(s: State) -> list[int]:
     """Final VP of each player (the game must be over)."""
-    if not s.m[M_GAME_OVER]:
+    if not s.m.item(M_GAME_OVER):
         raise ValueError("the game is not over")
-    return [int(s.vp[p]) for p in range(s.num_players)]
+    return [s.vp.item(p) for p in range(s.num_players)]
 
 
 def winners(s: State) -> list[int]:
     """Seats sharing the victory (ties share it; in the solo game, [] if Hal has at least as many VP)."""
     scores = final_scores(s)
-    if s.m[M_SOLO]:
-        return [0] if scores[0] > int(s.vp[BOT]) else []
+    if s.m.item(M_SOLO):
+        return [0] if scores[0] > s.vp.item(BOT) else []
     best = max(scores)
     return [p for p, v in enumerate(scores) if v == best]

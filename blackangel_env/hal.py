@@ -69,14 +69,14 @@ def hal_free_activation(s: State, card: int) -> None:
 
 def _draw_hal_card(s: State) -> int:
     m = s.m
-    n = int(m[M_HAL_DECK_N])
+    n = m.item(M_HAL_DECK_N)
     if n == 0:
         # The deck is exhausted: shuffle the discards (all other cards) into a new deck.
         cards = _engine()._shuffled(s, list(range(12)))
         s.hal_deck[:12] = cards
         n = 12
         _engine()._log(s, "Hal's deck is reshuffled")
-    card = int(s.hal_deck[n - 1])
+    card = s.hal_deck.item(n - 1)
     s.hal_deck[n - 1] = -1
     m[M_HAL_DECK_N] = n - 1
     m[M_HAL_CARD] = card
@@ -110,9 +110,10 @@ def _take_die(s: State, d: int) -> None:
     """Move the chosen die out of its compartment; a die of the player's is bought: the player takes 1
     resource from the supply in compensation."""
     eng = _engine()
-    if s.die_owner[d] == 0:
+    if s.die_owner.item(d) == 0:
         s.res[0] += 1
-        eng._log(s, f"Hal buys player_0's {COLOURS[d // 6]} {int(s.die_value[d])} (player_0 takes 1 resource)")
+        if s.log is not None:
+            eng._log(s, f"Hal buys player_0's {COLOURS[d // 6]} {s.die_value.item(d)} (player_0 takes 1 resource)")
     s.die_owner[d] = DIE_SUPPLY
     s.die_reserved[d] = 0
 
@@ -131,11 +132,12 @@ def hal_turn(s: State) -> None:
               (comp.hal_bottom_colour[card], comp.hal_bottom_action[card])]
     if not top:
         halves.reverse()
-    eng._log(s, f"Hal reveals card H{card + 1:02d} ({'top' if top else 'bottom'} half first)")
+    if s.log is not None:
+        eng._log(s, f"Hal reveals card H{card + 1:02d} ({'top' if top else 'bottom'} half first)")
     for colour, action in halves:
         if _colour_available(s, colour):
             d = _pick_die(s, colour)
-            value = int(s.die_value[d])
+            value = s.die_value.item(d)
             _take_die(s, d)
             s.die_value[d] = 0
             s.die_owner[d] = DIE_IN_USE       # on the action until his turn is done: no Damage cube lands on it
@@ -161,7 +163,7 @@ def _hal_sequence_b(s: State) -> None:
         return
     eng._log(s, "Hal has no dice: he rolls and the Black Angel advances")
     eng._roll_robots(s, BOT, penalise=True)
-    if not s.m[M_END_TRIGGERED]:
+    if not s.m.item(M_END_TRIGGERED):
         eng.advance_black_angel(s)
 
 
@@ -174,11 +176,12 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
     comp = s.comp
     kind = comp.action_kind[action]
     ev = eng._effective(s, action, value)
-    eng._log(s, f"Hal uses a {COLOURS[colour]} {value} on action {action + 1}")
+    if s.log is not None:
+        eng._log(s, f"Hal uses a {COLOURS[colour]} {value} on action {action + 1}")
     # Ravager effects: only those adding a Damage cube, and Hal loses nothing.
-    k = int(s.rav_count[action])
+    k = s.rav_count.item(action)
     if k:
-        r = int(s.rav_loc[action, k - 1])
+        r = s.rav_loc.item(action, k - 1)
         eff = comp.ravager_effect[r]
         if eff == RAV_DAMAGE_NEXT:
             eng._damage_action(s, (action + 1) % 6)
@@ -220,7 +223,7 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
             taken_adv += 1
     costs = comp.display_costs
     for i in range(len(costs) - 1, -1, -1):             # from the ejection end
-        t = int(s.display[i])
+        t = s.display.item(i)
         if t >= 0 and costs[i] <= rem:
             s.display[i] = -1
             s.tile_where[t] = TL_DISCARD
@@ -241,14 +244,14 @@ def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
     for _ in range(ev):
         done = False
         for a in order:
-            if s.dmg[a] > 0:
+            if s.dmg.item(a) > 0:
                 s.dmg[a] -= 1
                 done = True
                 break
         if not done:
             for c in colours:
                 for d in range(6 * c, 6 * c + 6):
-                    if s.die_owner[d] == DIE_SUPPLY and s.die_damaged[d]:
+                    if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
                         s.die_damaged[d] = 0
                         done = True
                         break
@@ -284,12 +287,12 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
     destroyed = 0
     for i in best:
         loc = locs[i]
-        for j in range(int(s.rav_count[loc])):
-            r = int(s.rav_loc[loc, j])
+        for j in range(s.rav_count.item(loc)):
+            r = s.rav_loc.item(loc, j)
             s.rav_loc[loc, j] = -1
             s.rav_where[r] = RV_DISCARD
             for seat in range(5):
-                n = int(s.rav_robots[r, seat])
+                n = s.rav_robots.item(r, seat)
                 if n:
                     s.rav_robots[r, seat] = 0
                     s.robots_break[seat] += n
@@ -305,7 +308,7 @@ def _hal_command(s: State, colour: int) -> None:
     if card < 0:
         _unable(s, f"no {COLOURS[colour]} Mission card to draw")
         return
-    n_strips = int(s.m[M_N_STRIPS])
+    n_strips = s.m.item(M_N_STRIPS)
     positions = range(n_strips) if comp.mission_kind[card] != MISSION_ACTIVATION else range(n_strips - 1, -1, -1)
     target = -1
     for pos in positions:
@@ -318,8 +321,8 @@ def _hal_command(s: State, colour: int) -> None:
         s.mc_where[card] = MC_DISCARD
         _unable(s, f"no free {COLOURS[colour]} hex for his Mission card")
         return
-    if s.robots_break[BOT] == 0:
+    if s.robots_break.item(BOT) == 0:
         s.robots_break[BOT] += 1      # "Assume that Hal always has the robot he may need"
     eng.place_mission(s, BOT, card, target)
-    if s.hex_comet[target]:
+    if s.hex_comet.item(target):
         eng.gain_vp(s, BOT, 3, SRC_HAL, "his Mission card lies on a comet")

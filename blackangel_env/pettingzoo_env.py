@@ -248,24 +248,28 @@ class raw_env(AECEnv, EzPickle):
         rewards = self.rewards
         for a in self.agents:
             rewards[a] = 0.0
+        rewarded = False                   # some reward of this step is not 0
         if self.reward_scheme == "vp":
             sc = self.reward_scale
             for p, a in enumerate(self.possible_agents):
-                v = int(s.vp[p])
+                v = s.vp.item(p)
                 if v != self._vp[p]:
                     rewards[a] = sc * (v - self._vp[p])
                     self._vp[p] = v
+                    rewarded = True
         m = s.m
         if m.item(M_GAME_OVER):
             self._finish()
+            rewarded = True
         else:
             self.agent_selection = self.possible_agents[m.item(M_ACTOR)]
             if self.max_steps is not None and self.num_steps >= self.max_steps:
                 for a in self.agents:
                     self.truncations[a] = True
                     self.infos[a] = {"truncated_at_step": self.num_steps}
-        for a, r in rewards.items():       # AECEnv._accumulate_rewards, inlined
-            cumulative[a] += r
+        if rewarded:                       # AECEnv._accumulate_rewards, inlined (adding zeros changes nothing)
+            for a, r in rewards.items():
+                cumulative[a] += r
         if self.render_mode == "human":
             self.render()
 
@@ -419,20 +423,23 @@ class _OrderEnforcing(_FastForward, wrappers.OrderEnforcingWrapper):
 
     def last(self, observe: bool = True):
         """AECEnv.last, reading the raw environment's dictionaries directly (the same values)."""
-        agent = self.agent_selection              # AttributeError before reset(), as OrderEnforcingWrapper does
-        assert agent is not None
+        if not self._has_reset:                   # the AttributeError of ``agent_selection`` before reset()
+            raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self._raw_env
+        agent = raw.agent_selection
+        assert agent is not None
+        infos = raw.infos
+        ti = self._illegal
         if not observe:
             observation = None
-        elif self._illegal is not None:           # the wrappers' observe: TerminateIllegalWrapper keeps it
+        elif ti is not None:                      # the wrappers' observe: TerminateIllegalWrapper keeps it
             observation = raw.observe(agent)
-            ti = self._illegal
             ti._prev_obs = observation
-            ti._prev_info = raw.infos[agent] if agent in raw.infos else {}
+            ti._prev_info = infos[agent] if agent in infos else {}
         else:
             observation = self.observe(agent)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
-                raw.infos[agent])
+                infos[agent])
 
     def step(self, action) -> None:
         ti = self._illegal

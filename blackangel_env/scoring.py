@@ -33,8 +33,8 @@ def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
         out[(AE_TILES_OF_COLOUR, c)] = sum(1 for t in grid if t < N_TECH and comp.tile_colour[t] == c)
     # Ejected Technology tiles: standard tiles only (rules-notes D13, Starting tiles are colourless).
     out[(AE_EJECTED_TECH, -1)] = where[:N_TECH].count(TL_EJECTED + p)
-    out[(AE_DEBRIS, -1)] = int(s.debris[p])
-    out[(AE_RAVAGERS, -1)] = int(s.hand_rav[p])
+    out[(AE_DEBRIS, -1)] = s.debris.item(p)
+    out[(AE_RAVAGERS, -1)] = s.hand_rav.item(p)
     adv_in_grid = sum(1 for t in grid if t >= ADV_TILE0)
     adv_out = where[ADV_TILE0:].count(TL_EJECTED + p) + where[ADV_TILE0:].count(TL_ADV_SPACE + p)
     out[(AE_ADVANCED, -1)] = adv_in_grid + adv_out
@@ -77,8 +77,8 @@ def score_breakdown(s: State) -> list[dict[str, int]]:
     """Per player: VP by source (the columns of ``VP_SOURCES``) and the total."""
     out = []
     for p in range(s.num_players):
-        row = {name: int(s.vp_src[p, i]) for i, name in enumerate(VP_SOURCES)}
-        row["total"] = int(s.vp[p])
+        row = {name: s.vp_src.item(p, i) for i, name in enumerate(VP_SOURCES)}
+        row["total"] = s.vp.item(p)
         out.append(row)
     return out
 
@@ -96,10 +96,10 @@ def finish_game(s: State) -> None:
     for p in range(n):
         adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))
         gain_vp(s, p, adv, SRC_ADVANCED, "Advanced Technology tiles")
-        if s.m[M_SPES_REACHED]:
+        if s.m.item(M_SPES_REACHED):
             things = int(s.robots_break[p] + s.res[p] + s.ships[p])
             gain_vp(s, p, things // 2, SRC_CONVERSION, f"{things} robots/resources/ships at Spes")
     s.m[M_GAME_OVER] = 1
     s.m[M_PHASE] = PH_GAME_OVER
-    _log(s, "game over: " + ", ".join(f"player_{p} {int(s.vp[p])} VP" for p in range(n))
-         + (f", Hal {int(s.vp[4])} VP" if n == 1 else ""))
+    _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
+         + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))

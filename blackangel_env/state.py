@@ -211,6 +211,13 @@ def _views(display_len: int) -> dict[str, tuple[tuple[int, ...], int, int]]:
     return {name: (shape, off, off + int(np.prod(shape))) for name, shape, off in layout(display_len)}
 
 
+@lru_cache(maxsize=16)
+def _view_list(display_len: int) -> tuple[tuple[str, int, int, tuple[int, ...] | None], ...]:
+    """(name, start, end, shape of a multi-dimensional field or None) of every field, for ``State.bind_views``."""
+    return tuple((name, off, end, shape if len(shape) > 1 else None)
+                 for name, (shape, off, end) in _views(display_len).items())
+
+
 def buffer_size(display_len: int) -> int:
     name, shape, off = layout(display_len)[-1]
     return off + int(np.prod(shape))
@@ -263,6 +270,15 @@ class State:
     def _bind(self) -> None:
         """Views are made on first use (``__getattr__``), so a copy costs one buffer copy."""
         self._fields = _views(len(self.comp.display_costs))
+
+    def bind_views(self) -> None:
+        """Make every named view now: cheaper than one ``__getattr__`` call each on first use, for a state that
+        will use most of them (a new game).  A copy still makes its views on first use."""
+        d = self.__dict__
+        buf = self.buf
+        for name, off, end, shape in _view_list(len(self.comp.display_costs)):
+            if name not in d:
+                d[name] = buf[off:end] if shape is None else buf[off:end].reshape(shape)
 
     def __getattr__(self, name: str):
         # Only called for attributes not yet in __dict__: the named views into the buffer.
