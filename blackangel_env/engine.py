@@ -991,11 +991,13 @@ def _n_spendable_tech(s: State, p: int) -> int:
     return k + s.tile_where[:ADV_TILE0].tolist().count(TL_EJECTED + p)
 
 
-def _can_pay(s: State, p: int, cost, res_delta: int = 0) -> bool:
+def _can_pay(s: State, p: int, cost, res_delta: int = 0, debris_delta: int = 0) -> bool:
+    """Can seat p pay ``cost`` with ``res_delta`` resources and ``debris_delta`` debris more (a bought die's price
+    and a debris flip are paid before the mission's cost: R-A14, R-A16)?"""
     if (cost[G_SHIP] > s.ships.item(p) or cost[G_RESOURCE] > s.res.item(p) + res_delta
             or cost[G_ROBOT] > s.robots_break.item(p)):
         return False
-    if cost[G_DEBRIS] > s.debris.item(p) or cost[G_RAVAGER] > s.hand_rav.item(p):
+    if cost[G_DEBRIS] > s.debris.item(p) + debris_delta or cost[G_RAVAGER] > s.hand_rav.item(p):
         return False
     if cost[G_MISSION] and cost[G_MISSION] > _hand_total(s, p):
         return False
@@ -1036,11 +1038,12 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
     return out
 
 
-def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> bool:
+def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0, debris_delta: int = 0) -> bool:
     """``bool(_die_uses(...))`` without listing every use: it stops at the first one and tries the cheap checks
-    first (the colour's other action, then Command, then the activation missions)."""
+    first (the colour's other action, then Command, then the activation missions).  ``debris_delta`` is -1
+    after a debris flip (the flip's debris is spent before any mission cost: R-A16)."""
     memo = s._memo if s._memo_ok else _memo(s)
-    key = (p, colour, value, res_delta, bool)          # the verdict alone
+    key = (p, colour, value, res_delta, debris_delta, bool)          # the verdict alone
     ok = memo.get(key)
     if ok is None:
         pos = memo.get("pos")
@@ -1052,7 +1055,7 @@ def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0) -
         board = memo.get(bkey)
         if board is None:
             board = memo[bkey] = _board_use(s, p, colour, value, pos)
-        ok = memo[key] = board or (value >= 1 and _mission_use(s, p, colour, res_delta, pos))
+        ok = memo[key] = board or (value >= 1 and _mission_use(s, p, colour, res_delta, pos, debris_delta))
     return ok
 
 
@@ -1080,11 +1083,11 @@ def _board_use(s: State, p: int, colour: int, value: int, pos: _Position) -> boo
     return False
 
 
-def _mission_use(s: State, p: int, colour: int, res_delta: int, pos: _Position) -> bool:
+def _mission_use(s: State, p: int, colour: int, res_delta: int, pos: _Position, debris_delta: int = 0) -> bool:
     """Some activation Mission card of ``colour`` in Space is usable (a die of value 1 or more)."""
     costs = s.comp.mission_cost
     for card in pos.act_cards[colour]:
-        if _has_access(s, p, card) and _can_pay(s, p, costs[card], res_delta):
+        if _has_access(s, p, card) and _can_pay(s, p, costs[card], res_delta, debris_delta):
             return True
     return False
 
@@ -1182,29 +1185,30 @@ def _boost_cells(s: State, p: int, effect: int) -> list[int]:
 
 
 def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, boosts: tuple,
-                   cache: dict, res_delta: int = 0) -> bool:
+                   cache: dict, res_delta: int = 0, debris_delta: int = 0) -> bool:
     """Does some sequence of die modifications (debris flip, set-to-3 and change-colour boosts) lead to a
-    legal use?  ``boosts`` lists the unused boost cells as (cell, effect, colour)."""
+    legal use?  ``boosts`` lists the unused boost cells as (cell, effect, colour).  A flip spends 1 debris
+    (``debris_delta`` - 1 for what follows it: R-A16)."""
     if not boosts:
         # No boost: a use as the die is, or once flipped (what the search below finds, without its cache)
-        return (_die_usable(s, p, colour, value, res_delta)
-                or (bool(can_flip) and _die_usable(s, p, colour, FLIP[value], res_delta)))
-    key = (colour, value, can_flip, boosts)
+        return (_die_usable(s, p, colour, value, res_delta, debris_delta)
+                or (bool(can_flip) and _die_usable(s, p, colour, FLIP[value], res_delta, debris_delta - 1)))
+    key = (colour, value, can_flip, boosts, debris_delta)
     if key in cache:
         return cache[key]
     cache[key] = False
-    ok = _die_usable(s, p, colour, value, res_delta)
+    ok = _die_usable(s, p, colour, value, res_delta, debris_delta)
     if not ok and can_flip:
-        ok = _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, res_delta)
+        ok = _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, res_delta, debris_delta - 1)
     if not ok:
         for i, (cell, eff, bc) in enumerate(boosts):
             if bc != colour:
                 continue
             rest = boosts[:i] + boosts[i + 1:]
             if eff == BE_SET_THREE:
-                ok = _die_reachable(s, p, colour, 3, can_flip, rest, cache, res_delta)
+                ok = _die_reachable(s, p, colour, 3, can_flip, rest, cache, res_delta, debris_delta)
             else:
-                ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache, res_delta)
+                ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache, res_delta, debris_delta)
                          for c2 in range(3) if c2 != colour)
             if ok:
                 break
@@ -1524,7 +1528,7 @@ def _legal_a2_modify(s: State) -> list[int]:
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = list(_die_uses(s, p, colour, value))
-    if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache):
+    if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, debris_delta=-1):
         out.append(A.FLIP_DIE)
     for i, (cell, eff, bc) in enumerate(boosts):
         if bc != colour:

@@ -199,7 +199,7 @@ def test_star_die_only_for_command(action, colour):
     s.dmg[DISCOVER] = 1
     H.ravager_on_board(s, H.ravager_card(s, DESTROY))
     H.clear_hand(s, 0)                                       # no card: no star Command either
-    d = H.give_die(s, 0, colour, 0)
+    H.give_die(s, 0, colour, 0)
     H.checked(s)
     assert H.blocks_legal(s, "SELECT_DIE") == []
     assert s.hand_mc[0].tolist() == [0, 0, 0]
@@ -242,3 +242,46 @@ def test_bought_die_use_is_judged_after_paying(res, selectable):
     H.mission_to_space(s2, 24, 0, H.alien_hex(s2, GRAY, pos=2, col=0))
     own = H.give_die(s2, 0, GRAY, 1)
     assert H.blocks_legal(s2, "SELECT_DIE") == [own]
+
+
+def _debris_mission_only(debris: int, value: int):
+    """Player 0 at A2 with a gray die showing ``value``, ``debris`` debris in storage, no ship (no Command),
+    no Damage cube (nothing to Repair), and one use left for gray: its own activation card M#26 in Space,
+    which costs 1 debris per activation (2 VP)."""
+    s = _a2(debris=debris)
+    s.ships[0] = 0
+    card = 26
+    assert s.comp.mission_cost[card][3] == 1 and sum(s.comp.mission_cost[card]) == 1      # 1 debris
+    H.mission_to_space(s, card, 0, H.alien_hex(s, GRAY, pos=2, col=0))
+    d = H.give_die(s, 0, GRAY, value)
+    H.checked(s)
+    return s, d, card
+
+
+@pytest.mark.parametrize("debris", [1, 2])
+def test_a_flip_pays_its_debris_before_the_mission_is_paid(debris):
+    """DEBRIS: the flip spends 1 debris from storage before the action, so a use after the flip must be paid from
+    what is left (found by an agent's play-out: with 1 debris a star was flipped to 2 for a mission costing 1
+    debris, leaving a die with no use and the game with no legal action).  With 1 debris the star has no use
+    and cannot be selected; with 2 it can, and flipping leads to the mission."""
+    s, d, card = _debris_mission_only(debris, 0)
+    if debris == 1:
+        assert H.blocks_legal(s, "SELECT_DIE") == []
+        return
+    assert H.blocks_legal(s, "SELECT_DIE") == [d]
+    H.act(s, "SELECT_DIE", d)
+    assert H.legal_names(s) == ["FLIP_DIE"]
+    H.act(s, "FLIP_DIE")
+    assert H.blocks_legal(s, "MISSION_ACTION") == [card]
+
+
+def test_no_flip_that_would_leave_the_die_without_use():
+    """DEBRIS: a 3 usable for the mission as it is must not be flipped to 1 with the only debris: the flip would
+    spend the debris the mission needs (every legal action leads somewhere: R-A5's check counts the debris)."""
+    s, d, card = _debris_mission_only(1, 3)
+    H.act(s, "SELECT_DIE", d)
+    assert not H.is_legal(s, "FLIP_DIE")
+    assert H.blocks_legal(s, "MISSION_ACTION") == [card]
+    H.act(s, "MISSION_ACTION", card)
+    H.act(s, "ACTIVATE")                              # one activation (up to the die's value), paid with the debris
+    assert int(s.debris[0]) == 0 and H.legal_names(s) != ["ACTIVATE"]
