@@ -110,9 +110,10 @@ def _payoff(goods, w=_GOOD_W) -> float:
 
 
 def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: float | None = None,
-             w_vp_tile: float | None = None) -> float:
-    """Worth of ``seat``'s position in VP (module docstring); ``w_good``, ``w_tech_tile``, ``w_vp_tile``
-    override ``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE`` (the heuristic agent plays with its own, tuned ones)."""
+             w_vp_tile: float | None = None, adv_fill: float | None = None) -> float:
+    """Worth of ``seat``'s position in VP (module docstring); ``w_good``, ``w_tech_tile``, ``w_vp_tile``,
+    ``adv_fill`` override ``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``, ``ADV_FILL`` (the heuristic agent plays
+    with its own, tuned ones)."""
     s = state
     p = seat
     o, ranges = _off(s)
@@ -164,8 +165,9 @@ def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: 
     ej = TL_EJECTED + p
     v += W_EJECTED_TECH * tw[:N_TECH].count(ej)
     if has_adv or ej in tw[ADV_TILE0:] or (TL_ADV_SPACE + p) in tw[ADV_TILE0:]:
+        fill = (ADV_FILL if adv_fill is None else adv_fill) * frac
         for d in advanced_tiles_detail(s, p):
-            v += d["vp"] + ADV_FILL * frac * (d["cap"] - d["vp"])
+            v += d["vp"] + fill * (d["cap"] - d["vp"])
     # Mission cards.
     cards = buf[c0:c1].tolist()
     where, owner, hexes = cards[:60], cards[60:120], cards[120:180]
