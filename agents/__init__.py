@@ -11,7 +11,8 @@ needs the ``rllib`` extra; see ``training.rllib_train.RLlibAgent``).
 
 from .greedy import GreedyAgent, SearchAgent, evaluate
 from .heuristic import HeuristicAgent
-from .mcts import MCTSAgent, determinize
+from .information import determinize
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 from .value import horizon
 

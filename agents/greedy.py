@@ -1,6 +1,8 @@
 """The greedy baseline: one-decision lookahead on a documented value of the acting seat's position.
 
-For every legal action the agent applies it to ``state.copy()`` and scores the resulting position with
+For every legal action the agent applies it to a copy of a determinization of the state (``agents.information``:
+the hidden information resampled from the agent's generator, so the lookahead does not see the real dice to
+come, deck orders or Hal's next card) and scores the resulting position with
 ``evaluate(state, seat)`` (``agents.value``: VP plus the worth of goods, tiles, cards and position, minus
 Hal's VP in the solo game); it plays the best one, ties broken by its own seeded generator.  It needs the
 engine state (``act(observation, action_mask, state)``) and raises ``ValueError`` when it is not given one.
@@ -16,6 +18,7 @@ import numpy as np
 from blackangel_env import engine
 from blackangel_env.state import State
 
+from .information import determinize
 from .value import evaluate
 
 __all__ = ["GreedyAgent", "SearchAgent", "best_actions", "evaluate"]
@@ -78,5 +81,6 @@ class GreedyAgent(SearchAgent):
     """
 
     def choose(self, state: State, legal: list[int]) -> int:
-        best, _ = best_actions(state, legal, state.actor)
+        seat = state.actor
+        best, _ = best_actions(determinize(state, seat, self.rng), legal, seat)
         return int(best[int(self.rng.integers(len(best)))])

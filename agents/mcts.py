@@ -18,16 +18,11 @@ that is given).  Each iteration:
 
 It plays the root child visited most (ties: higher mean value, then the agent's generator).
 
-Budget pinned by ``tests/test_agents_mcts.py``: ``mcts:16`` (16 simulations, rollout depth 6, 8
+Budget pinned by ``tests/test_agents_mcts.py``: ``mcts:32`` (32 simulations, rollout depth 6, 8
 determinizations) wins at least 6 of 8 seeded 2-player games against the greedy agent.
 
-``determinize`` resamples: the order of the three Mission decks together with the identities of the Mission
-cards in the other seats' hands and face down in their slots (each colour separately, so every hand keeps its
-per-colour counts: card backs are coloured); the order of the Ravager deck together with the cards set aside
-at setup; the Technology stacks below their visible top tile; the Advanced Technology deck; Hal's deck (solo);
-and the game's random generator (future dice rolls and reshuffles).  Cards the agent has seen and that are now
-in an opponent's hand by a visible route (Ravager cards taken by Destroy, the other seat's draw-two choice in
-the advanced game) are left where they are.
+``determinize`` (``agents.information``) samples what the agent cannot know: deck orders, the other hands, Hal's
+deck and the future dice.
 """
 
 from __future__ import annotations
@@ -38,90 +33,15 @@ import time
 import numpy as np
 
 from blackangel_env import engine
-from blackangel_env.state import (
-    M_ADV_DECK_N, M_HAL_DECK_N, M_RAV_DECK_N, M_SOLO, MC_DECK, MC_HAND, MC_SLOT, RV_BOX, RV_DECK,
-    State,
-)
+from blackangel_env.state import State
 
 from .greedy import SearchAgent, evaluate
+from .information import determinize
 
 UCB_C = 0.7             # exploration constant of UCB1 (rewards are margins / REWARD_SCALE)
 REWARD_SCALE = 10.0     # VP-equivalents per unit of reward
 DEFAULT_ROLLOUT_DEPTH = 6
 DEFAULT_POOL = 8        # determinizations sampled per decision, reused in turn (each copy gets fresh dice)
-
-
-def determinize(state: State, seat: int, rng: np.random.Generator) -> State:
-    """A copy of ``state`` with the information hidden from ``seat`` resampled (module docstring)."""
-    t = state.copy()
-    # Mission cards: deck order + other seats' hands and face-down slot cards, per colour.
-    where = t.mc_where
-    others_hand = [MC_HAND + q for q in range(5) if q != seat]
-    others_slot = [MC_SLOT + q for q in range(5) if q != seat]
-    hidden_loc = np.isin(where, others_hand + others_slot)
-    old_where = where.copy()
-    old_owner = t.mc_owner.copy()
-    old_hex = t.mc_hex.copy()
-    for c in range(3):
-        n = int(t.mc_deck_n[c])
-        deck = t.mc_deck[c, :n].tolist()
-        held = [int(x) for x in np.flatnonzero(hidden_loc[20 * c:20 * c + 20]) + 20 * c]
-        pool = deck + held
-        if len(pool) <= 1:
-            continue
-        perm = [pool[i] for i in rng.permutation(len(pool))]
-        t.mc_deck[c, :n] = perm[:n]
-        for old, new in zip(held, perm[n:]):   # card `new` takes the place of card `old`
-            where[new] = old_where[old]
-            t.mc_owner[new] = old_owner[old]
-            t.mc_hex[new] = old_hex[old]
-        for new in perm[:n]:
-            where[new] = MC_DECK
-            t.mc_owner[new] = -1
-            t.mc_hex[new] = -1
-    if np.any(hidden_loc):
-        _rewrite_slots(t, seat)       # the other seats' slots list card ids: point them at the relabelled cards
-    # Ravager deck + the cards set aside at setup.
-    nd = int(t.m[M_RAV_DECK_N])
-    deck = t.rav_deck[:nd].tolist()
-    boxed = np.flatnonzero(t.rav_where == RV_BOX).tolist()
-    pool = deck + boxed
-    if len(pool) > 1:
-        perm = [pool[i] for i in rng.permutation(len(pool))]
-        t.rav_deck[:nd] = perm[:nd]
-        for r in perm[:nd]:
-            t.rav_where[r] = RV_DECK
-        for r in perm[nd:]:
-            t.rav_where[r] = RV_BOX
-    # Technology stacks below the visible top tile.
-    for c in range(3):
-        n = int(t.tech_stack_n[c])
-        if n > 2:
-            t.tech_stack[c, :n - 1] = t.tech_stack[c, :n - 1][rng.permutation(n - 1)]
-    # Advanced deck (face down) and Hal's deck.
-    n = int(t.m[M_ADV_DECK_N])
-    if n > 1:
-        t.adv_deck[:n] = t.adv_deck[:n][rng.permutation(n)]
-    if t.m[M_SOLO]:
-        n = int(t.m[M_HAL_DECK_N])
-        if n > 1:
-            t.hal_deck[:n] = t.hal_deck[:n][rng.permutation(n)]
-    # Future randomness.
-    t.reseed(int(rng.integers(2**63)))
-    return t
-
-
-def _rewrite_slots(t: State, seat: int) -> None:
-    """Make every other seat's slots list the Mission cards now marked as played there (per colour)."""
-    for q in range(4):
-        if q == seat:
-            continue
-        marked = {c: [int(x) for x in np.flatnonzero(t.mc_where[20 * c:20 * c + 20] == MC_SLOT + q) + 20 * c]
-                  for c in range(3)}
-        for k in range(6):
-            code = int(t.slots[q, k])
-            if 0 <= code < 60:
-                t.slots[q, k] = marked[code // 20].pop()
 
 
 class _Node:

@@ -120,3 +120,26 @@ def test_rllib_agent_code_needs_a_directory_and_names_a_missing_ray(tmp_path):
     if importlib.util.find_spec("ray") is None:
         with pytest.raises(ValueError, match=r"ray\[rllib\] is not installed"):
             make_agent(f"rllib:{tmp_path}")
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_decisions_do_not_depend_on_hidden_information(n):
+    """The state-reading agents plan on a determinization (agents.information): the same agent seed gives the
+    same decision in two states that differ only in what the seat cannot see (deck orders, the other hands,
+    Hal's deck, the future dice)."""
+    rng = np.random.default_rng(11)
+    s = engine.new_game(num_players=n, seed=5)
+    checked = 0
+    while not s.terminal and checked < 12:
+        legal = engine.legal_actions(s)
+        if len(legal) > 1:
+            seat = s.actor
+            other = determinize(s, seat, np.random.default_rng(checked + 100))   # another world, same view
+            assert not np.array_equal(other.buf, s.buf) or n == 1
+            for code in ("greedy", "heuristic", "mcts:3"):
+                a = make_agent(code, seed=checked).act(None, None, s.copy())
+                b = make_agent(code, seed=checked).act(None, None, other.copy())
+                assert a == b, (code, checked)
+            checked += 1
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    assert checked == 12
