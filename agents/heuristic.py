@@ -25,8 +25,8 @@ Concretely:
   played out to the end of the turn, Hal's turn included).  A reservation costs a resource and keeps the die
   out of Hal's reach, while a die Hal buys pays the agent a resource and changes what Hal can do, so the
   fixed rule "reserve the best die" was often wrong (seed 5000 games 0-99: +1.7 VP of margin, mostly
-  more goods converted at Spes).  At setup: the own die of
-  highest value if it shows at least ``RESERVE_MIN_VALUE`` (free reservations always taken), else none.
+  more goods converted at Spes).  At setup: the own die of highest value if it shows at least
+  ``RESERVE_MIN_VALUE`` (free reservations always taken), else none.
 * **Discard** (hand limit, Ravager effect, paying with a card): the card of the colour the agent holds most
   of; **keep** (advanced draw-two): the card of the colour it holds fewest of.
 * Everything else (the owner's free activation, tile options, robots...): greedy (``agents.greedy``).
