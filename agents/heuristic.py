@@ -59,9 +59,11 @@ value, ``W_WORKSTATION`` 3 (-1.5 +- 0.8) or 1.2 (+0.6 +- 0.6), ``W_HAND_MISSION`
 ``W_DEBRIS`` 0.9 (games 0-199: +0.2 +- 0.4) or 1.3 (-0.2 +- 0.8), ``H_REF`` 14 (games 0-199: +0.7 +- 0.5) or 18
 (+0.3 +- 0.9); ``ADV_FILL`` 0.7 (-0.7 +- 0.5) or 1.2 (-1.9 +- 1.0 over 61 games); ``B_MARGIN`` 1.5 (+0.5 +- 0.3)
 or 3 (+0.5 +- 0.4); ``H_REF`` 14 with ``B_MARGIN`` 1.5 (games 0-199: +0.8 +- 0.5, but on the fresh seed 9100,
-games 0-199: -0.9 +- 0.5).  The agent never activates one of Hal's activation cards (none of 13 activations in
-40 games): Hal places them on the fifth strip, two strips past the Black Angel's hex where ships are launched,
-and gains the output of his free activation as VP.
+games 0-199: -0.9 +- 0.5); no forced Sequence B without an own die (the planned comparison deciding between
+buying a die and rebooting: +0.5 +- 0.4 on seed 5000 games 0-199, -0.1 +- 0.5 on seed 9100 games 0-199).
+The agent never activates one of Hal's activation cards (none of 13 activations in 40 games): Hal places them
+on the fifth strip, two strips past the Black Angel's hex where ships are launched, and gains the output of his
+free activation as VP.
 
 The weights were also fitted by regression (ridge, on the terms of the value recorded at the start of each of
 the agent's turns, 800 games, 12,729 positions, target: the final margin; 200 games held out): held-out R^2
