@@ -117,6 +117,9 @@ def test_pretrain_config_keys():
         load_config(TINY, ["pretrain.games=0"])
     bc = load_config(ROOT / "configs/train/ppo_solo_bc.yaml")
     assert bc["pretrain.agent"] == "heuristic" and bc["env.reward"] == "win" and bc["env.shaping"] == "value"
+    # Undiscounted: with gamma < 1 a learner that always loses is paid for postponing its final -1 (the BC run's
+    # games grew from 109 to 150 decisions and Hal's VP by 5; configs/train/ppo_solo.yaml, ppo.gamma).
+    assert bc["ppo.gamma"] == 1.0 and load_config(ROOT / "configs/train/ppo_solo.yaml")["ppo.gamma"] == 1.0
 
 
 def test_train_ppo_pretrains_once_then_resumes(tmp_path, monkeypatch):

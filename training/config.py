@@ -123,7 +123,7 @@ PPO_SCHEMA: dict[str, Key] = {
     "ppo.n_steps": Key(int, 128, "steps per environment per rollout", check=_positive),
     "ppo.batch_size": Key(int, 256, "minibatch size", check=_at_least(2)),
     "ppo.n_epochs": Key(int, 4, "passes over each rollout", check=_positive),
-    "ppo.gamma": Key(float, 0.995, "discount", check=_gamma),
+    "ppo.gamma": Key(float, 1.0, "discount (1: the game's final result, undiscounted)", check=_gamma),
     "ppo.gae_lambda": Key(float, 0.95, "GAE lambda", check=_unit),
     "ppo.clip_range": Key(float, 0.2, "PPO clip range", check=_positive),
     "ppo.clip_range_vf": Key(float, None, "value clip range (null = no clipping)", nullable=True,

@@ -277,7 +277,7 @@ def held_out_games(episode: np.ndarray, seed: int) -> np.ndarray:
 
 
 def behaviour_clone(policy, data: dict[str, np.ndarray], epochs: int = 10, batch_size: int = 256,
-                    learning_rate: float = 1e-3, value: bool = True, gamma: float = 0.995, vf_coef: float = 0.5,
+                    learning_rate: float = 1e-3, value: bool = True, gamma: float = 1.0, vf_coef: float = 0.5,
                     max_grad_norm: float | None = 0.5, seed: int = 0, epoch_log=None, progress=None,
                     held_out: np.ndarray | None = None) -> dict[str, Any]:
     """Fit ``policy`` (a MaskableActorCriticPolicy) to the dataset; returns the final metrics (module docstring).
