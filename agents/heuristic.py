@@ -88,9 +88,9 @@ from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.constants import G_VP
 from blackangel_env.state import (
-    M_TURNS, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ADVANCED_SPACE, PH_B_RESERVE, PH_COMMAND_CARD,
-    PH_DEBRIS, PH_DESTROY, PH_DIE_COLOUR, PH_DISCOVER, PH_HAND_LIMIT, PH_INJECT, PH_KEEP, PH_PAY, PH_RAVAGER_DISCARD,
-    PH_REPAIR, PH_SETUP_RESERVE, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TURN, State,
+    M_TURN_PLAYER, M_TURNS, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ADVANCED_SPACE, PH_B_RESERVE,
+    PH_COMMAND_CARD, PH_DEBRIS, PH_DESTROY, PH_DIE_COLOUR, PH_DISCOVER, PH_HAND_LIMIT, PH_INJECT, PH_KEEP, PH_PAY,
+    PH_RAVAGER_DISCARD, PH_REPAIR, PH_SETUP_RESERVE, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TURN, State,
 )
 
 from .greedy import SearchAgent, best_actions
@@ -243,7 +243,7 @@ class HeuristicAgent(SearchAgent):
         p = s.actor
         ph = s.phase
         s = determinize(s, p, self.rng)          # plan in a sampled world: never on the hidden information
-        if ph == PH_B_RESERVE and p == int(s.m[engine.M_TURN_PLAYER]):
+        if ph == PH_B_RESERVE and p == int(s.m[M_TURN_PLAYER]):
             return self._planned(s, p, legal)
         if ph in (PH_B_RESERVE, PH_SETUP_RESERVE):
             return self._reserve(s, p, legal)
@@ -253,7 +253,7 @@ class HeuristicAgent(SearchAgent):
                 return a
         if ph == PH_TURN and A.SEQUENCE_B in legal and not np.any(s.die_owner == p):
             return A.SEQUENCE_B
-        if ph in PLANNED_PHASES and p == int(s.m[engine.M_TURN_PLAYER]):
+        if ph in PLANNED_PHASES and p == int(s.m[M_TURN_PLAYER]):
             return self._planned(s, p, legal)
         best, _ = best_actions(s, legal, p, evaluate)
         return self._pick(best)

@@ -1,7 +1,8 @@
 """blackangel_env: the board game Black Angel (Pearl Games, 2019) as a reinforcement-learning environment.
 
-Layers, imports flowing one way: component data (``components``) -> pure rules engine (``state``,
-``engine``, ``scoring``, ``hal``) -> encodings and masks -> environment adapters -> agents and training.
+Layers, imports flowing one way: component data (``components``) -> pure rules engine (``state`` and the
+package ``engine``, one module per rule area, docs/engine.md; ``scoring`` and ``hal`` re-export its parts under
+their old paths) -> encodings and masks -> environment adapters -> agents and training.
 """
 
 from .actions import NUM_ACTIONS, action_to_string, decode, encode

@@ -1,0 +1,112 @@
+"""A3 (rulebook): draw a Mission card of the die's colour (ADVANCED RULES: draw two, keep one, also for the
+draw tile's cards), return the die, the hand limit; then the turn ends.
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..constants import COLOURS
+from ..state import (
+    DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
+    PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW, State,
+)
+
+from .core import _log, seat_name
+from .decks import _discard_mission, _draw_mission, _hand_missions, _hand_total, _to_hand
+from .phases import _RESUME, register
+from .rounds import _end_turn
+
+
+def _legal_keep(s: State) -> list[int]:
+    return [A.KEEP_MISSION + int(c) for c in s.drawn if c >= 0]
+
+
+def _legal_hand_limit(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    return [A.DISCARD_MISSION + c for c in _hand_missions(s, p)]
+
+
+def _a3(s: State) -> None:
+    """Draw a card of the die's (original) colour, return the die to its supply; hand limit 6."""
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    m[M_ACTOR] = p
+    d = m.item(M_DIE)
+    s.die_owner[d] = DIE_SUPPLY
+    s.die_reserved[d] = 0
+    s.die_value[d] = 0
+    c = m.item(M_DIE_COLOUR0)
+    m[M_DIE] = -1
+    if m.item(M_ADVANCED):
+        _draw_two(s, p, c, PH_HAND_LIMIT)
+        return
+    card = _draw_mission(s, c)
+    if card >= 0:
+        _to_hand(s, p, card)
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} draws a {COLOURS[c]} Mission card")
+    _hand_limit(s)
+
+
+def _draw_two(s: State, p: int, c: int, ret: int) -> None:
+    """ADVANCED RULES: draw two cards of the colour, keep one, discard the other."""
+    m = s.m
+    cards = []
+    for _ in range(2):
+        card = _draw_mission(s, c)
+        if card >= 0:
+            cards.append(card)
+            s.mc_where[card] = MC_DRAWN + p
+    m[M_KEEP_RETURN] = ret
+    if len(cards) == 2:
+        s.drawn[0], s.drawn[1] = cards
+        m[M_ACTOR] = p
+        m[M_PHASE] = PH_KEEP
+        return
+    if cards:
+        _to_hand(s, p, cards[0])
+    _after_keep(s)
+
+
+def _do_keep(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_ACTOR)
+    keep = a - A.KEEP_MISSION
+    for c in s.drawn.tolist():
+        if c == keep:
+            _to_hand(s, p, c)
+        else:
+            _discard_mission(s, c)
+    s.drawn[:] = -1
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} keeps a {COLOURS[keep // 20]} Mission card")
+    _after_keep(s)
+
+
+def _after_keep(s: State) -> None:
+    if s.m.item(M_KEEP_RETURN) == PH_TILE_DRAW:
+        s.m[M_KEEP_RETURN] = -1
+        _RESUME[PH_TILE_DRAW](s)           # tiles._finish_tile
+    else:
+        s.m[M_KEEP_RETURN] = -1
+        _hand_limit(s)
+
+
+def _hand_limit(s: State) -> None:
+    p = s.m.item(M_TURN_PLAYER)
+    if _hand_total(s, p) > s.comp.hand_limit:
+        s.m[M_PHASE] = PH_HAND_LIMIT
+        return
+    _end_turn(s)
+
+
+def _do_hand_limit(s: State, a: int) -> None:
+    card = a - A.DISCARD_MISSION
+    _discard_mission(s, card)
+    if s.log is not None:
+        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (hand limit)")
+    _hand_limit(s)
+
+
+register(PH_KEEP, legal=_legal_keep, do=_do_keep)
+register(PH_HAND_LIMIT, legal=_legal_hand_limit, do=_do_hand_limit)

@@ -1,0 +1,188 @@
+"""Activation Mission cards (rulebook, A2 with a Mission card): activations paid and gained, the tiles or
+cards to spend, and the owner's free activation when the card is someone else's (PERFORMING AN ACTION IN AN
+ALIEN TERRITORY).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import actions as A
+from ..constants import ADV_TILE0, COLOURS, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH
+from ..state import (
+    BOT, M_ACTION, M_ACTOR, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MISSION, M_OWNER, M_PAY_MISSION, M_PAY_RETURN,
+    M_PAY_SEAT, M_PAY_TECH, M_PHASE, M_SOLO, M_TURN_PLAYER, M_VALUE, PH_MISSION, PH_OWNER, PH_PAY, RV_DISCARD,
+    SRC_ACTIVATION, TL_DISCARD, TL_EJECTED, State,
+)
+
+from .core import _log, gain_goods, seat_name
+from .decks import _discard_mission, _hand_missions, _lowest_hand_ravager
+from .phases import register
+from .missions import _can_pay
+from .hal import hal_free_activation
+from .a3 import _a3
+
+
+def _legal_mission(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    card = m.item(M_MISSION)
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    if m.item(M_DONE) < m.item(M_VALUE) and _can_pay(s, p, s.comp.mission_cost[card]):
+        out.append(A.ACTIVATE)
+    return out
+
+
+def _legal_pay(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_PAY_SEAT)
+    if m.item(M_PAY_TECH) > 0:
+        out = [A.SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
+        if np.any(s.tile_where[:ADV_TILE0] == TL_EJECTED + p):
+            out.append(A.SPEND_EJECTED_TECH)
+        return out
+    return [A.SPEND_MISSION + c for c in _hand_missions(s, p)]
+
+
+def _legal_owner(s: State) -> list[int]:
+    p = s.m.item(M_OWNER)
+    card = s.m.item(M_MISSION)
+    if _can_pay(s, p, s.comp.mission_cost[card]):
+        return [A.DONE, A.ACTIVATE]
+    return [A.DONE]
+
+
+def _start_mission(s: State, p: int, card: int) -> None:
+    m = s.m
+    m[M_MISSION] = card
+    m[M_ACTION] = -1
+    m[M_VALUE] = m.item(M_DIE_VALUE)
+    m[M_DONE] = 0
+    m[M_PHASE] = PH_MISSION
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m.item(M_DIE_COLOUR)]} "
+                f"{m.item(M_DIE_VALUE)}")
+
+
+def _activate(s: State, p: int, card: int, ret: int) -> None:
+    """One activation: pay what needs no choice, then the tiles / Mission cards to choose, then gain."""
+    comp = s.comp
+    cost = comp.mission_cost[card]
+    if cost[G_SHIP]:
+        s.ships[p] -= cost[G_SHIP]
+    if cost[G_RESOURCE]:
+        s.res[p] -= cost[G_RESOURCE]
+    if cost[G_ROBOT]:
+        s.robots_break[p] -= cost[G_ROBOT]
+        s.robots_supply[p] += cost[G_ROBOT]
+    if cost[G_DEBRIS]:
+        s.debris[p] -= cost[G_DEBRIS]
+    for _ in range(cost[G_RAVAGER]):
+        r = _lowest_hand_ravager(s, p)
+        s.rav_where[r] = RV_DISCARD
+        s.hand_rav[p] -= 1
+    m = s.m
+    m[M_PAY_TECH] = cost[G_TECH]
+    m[M_PAY_MISSION] = cost[G_MISSION]
+    m[M_PAY_SEAT] = p
+    m[M_PAY_RETURN] = ret
+    if cost[G_TECH] or cost[G_MISSION]:
+        m[M_ACTOR] = p
+        m[M_PHASE] = PH_PAY
+        return
+    _activation_gain(s)
+
+
+def _activation_gain(s: State) -> None:
+    m = s.m
+    p = m.item(M_PAY_SEAT)
+    card = m.item(M_MISSION)
+    gain_goods(s, p, s.comp.mission_gain[card], SRC_ACTIVATION, f"activation of Mission card {card}")
+    if m.item(M_PAY_RETURN) == PH_MISSION:
+        m[M_DONE] += 1
+        if m.item(M_DONE) >= m.item(M_VALUE) or not _can_pay(s, m.item(M_TURN_PLAYER), s.comp.mission_cost[card]):
+            _finish_mission(s)
+        else:
+            m[M_PHASE] = PH_MISSION
+    else:
+        _after_owner(s)
+
+
+def _do_mission(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _finish_mission(s)
+        return
+    _activate(s, p, m.item(M_MISSION), PH_MISSION)
+
+
+def _do_pay(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_PAY_SEAT)
+    if A.SPEND_TECH <= a < A.SPEND_TECH + 9:
+        cell = a - A.SPEND_TECH
+        t = s.grid.item(p, cell)
+        s.grid[p, cell] = -1
+        _spend_tile(s, p, t)
+        m[M_PAY_TECH] -= 1
+    elif a == A.SPEND_EJECTED_TECH:
+        t = int(np.flatnonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p)[0])
+        _spend_tile(s, p, t)
+        m[M_PAY_TECH] -= 1
+    else:
+        card = a - A.SPEND_MISSION
+        _discard_mission(s, card)
+        m[M_PAY_MISSION] -= 1
+    if m.item(M_PAY_TECH) == 0 and m.item(M_PAY_MISSION) == 0:
+        _activation_gain(s)
+
+
+def _spend_tile(s: State, p: int, t: int) -> None:
+    if s.tile_debris.item(t):
+        s.tile_debris[t] = 0
+        s.debris[p] += 1
+    s.tile_boost[t] = 0
+    s.tile_where[t] = TL_DISCARD
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} spends tile {t}")
+
+
+def _finish_mission(s: State) -> None:
+    """After the activations: the owner's one free activation if the card is someone else's (rulebook,
+    PERFORMING AN ACTION IN AN ALIEN TERRITORY, IMPORTANT)."""
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    card = m.item(M_MISSION)
+    owner = s.mc_owner.item(card)
+    if owner != p:
+        if owner == BOT:
+            if m.item(M_SOLO):
+                hal_free_activation(s, card)
+        else:
+            m[M_OWNER] = owner
+            m[M_ACTOR] = owner
+            m[M_PHASE] = PH_OWNER
+            return
+    _a3(s)
+
+
+def _do_owner(s: State, a: int) -> None:
+    m = s.m
+    owner = m.item(M_OWNER)
+    if a == A.DONE:
+        _after_owner(s)
+        return
+    _activate(s, owner, m.item(M_MISSION), PH_OWNER)
+
+
+def _after_owner(s: State) -> None:
+    m = s.m
+    m[M_OWNER] = -1
+    m[M_ACTOR] = m.item(M_TURN_PLAYER)
+    _a3(s)
+
+
+register(PH_MISSION, legal=_legal_mission, do=_do_mission)
+register(PH_PAY, legal=_legal_pay, do=_do_pay)
+register(PH_OWNER, legal=_legal_owner, do=_do_owner)

@@ -1,0 +1,132 @@
+"""The Black Angel's advance (Sequence B.3): ships on the asteroid field destroyed, strip 1 ejected with
+the neutralization of its Mission cards (appendix), the strip flipped to the far end, Spes in sight and
+reached (which triggers the end).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import black_angel_hex
+from ..constants import MISSION_ACTIVATION, NEUT_FIXED, NEUT_PER_SPACE, T_ASTEROID, T_SPES
+from ..state import (
+    BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
+    SRC_NEUTRALIZATION, State,
+)
+
+from .core import _log, gain_goods, gain_vp, seat_name
+from .space import _hex_block, _ship_to_supply, _ships_on, _strip_block, _strip_hexes
+from .end import _trigger_end
+
+
+def advance_black_angel(s: State) -> None:
+    """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
+    m = s.m
+    n_strips = m.item(M_N_STRIPS)
+    ba = black_angel_hex(n_strips)
+    if s.hex_terrain.item(ba) == T_ASTEROID:
+        for q in _ships_on(s, ba):            # ships left behind on the asteroid field are destroyed
+            _ship_to_supply(s, ba, q)
+            if s.log is not None:
+                _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
+    nxt = ba + 5
+    reached = s.hex_terrain[nxt] == T_SPES
+    _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
+    # Eject the cards of strip 1 (position 0).
+    ejected = [card for card in s.hex_card[:5].tolist() if card >= 0]
+    for card in ejected:
+        _neutralization(s, card)
+    for card in ejected:
+        h = s.mc_hex.item(card)
+        owner = s.mc_owner.item(card)
+        s.hex_card[h] = -1
+        if owner == BOT:
+            s.mc_where[card] = MC_DISCARD       # Hal's cards go to the discard; his robot to the break room
+            s.robots_break[BOT] += 1
+            gain_vp(s, BOT, 3, SRC_HAL, f"his Mission card {card} is ejected")
+        else:
+            s.mc_where[card] = MC_TUCKED + owner
+            s.robots_supply[owner] += 1
+        s.mc_hex[card] = -1
+        if owner == BOT:
+            s.mc_owner[card] = -1
+    hs = s.hex_ship[:5].ravel().tolist()
+    for h in range(5):
+        for q in hs[2 * h:2 * h + 2]:         # ships on the ejected strip return to the supply (rules-notes D5)
+            if q >= 0:
+                _ship_to_supply(s, h, q)
+    # Flip strip 1, put it last, shift everything toward the board.
+    strips = _strip_block(s)                  # strip_id, strip_face: one shift for the two
+    first_id, first_face = strips[:, 0].tolist()
+    last = n_strips - 1
+    nh = n_strips * 5
+    hexes = _hex_block(s)                     # terrain, comet, icons, card: one shift for the four
+    hexes[:, :nh - 5] = hexes[:, 5:nh].copy()
+    s.hex_ship[:nh - 5] = s.hex_ship[5:nh].copy()
+    s.hex_ship[nh - 5:nh] = -1
+    s.hex_card[nh - 5:nh] = -1
+    strips[:, :last] = strips[:, 1:n_strips].copy()
+    strips[:, last] = (first_id, 1 - first_face)
+    hexes[:3, nh - 5:nh] = _strip_hexes(s.comp)[first_id, 1 - first_face]     # lay it: terrain, comet, icons
+    where = s.mc_where.tolist()
+    i = -1
+    for _ in range(where.count(MC_SPACE)):    # the Mission cards in Space (list scan in C)
+        i = where.index(MC_SPACE, i + 1)
+        s.mc_hex[i] -= 5
+    if m.item(M_SPES_POS) >= 0:
+        m[M_SPES_POS] -= 1
+        h = m.item(M_SPES_POS) * 5 + 2
+        s.hex_terrain[h] = T_SPES
+        s.hex_comet[h] = 0
+        s.hex_icons[h] = 0
+    if m.item(M_SPES_TOKEN_POS) == 0:
+        m[M_SPES_TOKEN_POS] = -1
+        m[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
+        h = last * 5 + 2
+        s.hex_terrain[h] = T_SPES
+        s.hex_comet[h] = 0
+        s.hex_icons[h] = 0
+        _log(s, "Planet Spes is in sight")
+    elif m.item(M_SPES_TOKEN_POS) > 0:
+        m[M_SPES_TOKEN_POS] -= 1
+    if reached:
+        m[M_SPES_REACHED] = 1
+        _trigger_end(s, "the Black Angel reached Spes")
+
+
+def _count_space(s: State, seat: int, colour: int) -> int:
+    """Mission cards of ``colour`` in Space owned by ``seat``, strip 1 excluded (appendix note)."""
+    k = 0
+    for card in range(20 * colour, 20 * colour + 20):
+        if s.mc_where.item(card) == MC_SPACE and s.mc_owner.item(card) == seat and s.mc_hex.item(card) >= 5:
+            k += 1
+    return k
+
+
+def _count_tucked(s: State, seat: int, colour: int) -> int:
+    return int(np.count_nonzero(s.mc_where[20 * colour:20 * colour + 20] == MC_TUCKED + seat))
+
+
+def _neutralization(s: State, card: int) -> None:
+    """Appendix, neutralization missions, resolved on ejection for the owner and each ship-holder."""
+    comp = s.comp
+    if comp.mission_kind[card] == MISSION_ACTIVATION:
+        return
+    owner = s.mc_owner.item(card)
+    holders = _ships_on(s, s.mc_hex.item(card))
+    kind = comp.mission_neut_kind[card]
+    cause = f"neutralization of Mission card {card}"
+    if kind == NEUT_FIXED:
+        if owner != BOT:
+            gain_goods(s, owner, comp.mission_neut_owner[card], SRC_NEUTRALIZATION, cause)
+        for q in holders:
+            if q == owner and not comp.mission_neut_owner_also_holder[card]:
+                continue
+            gain_goods(s, q, comp.mission_neut_holder[card], SRC_NEUTRALIZATION, cause)
+    else:
+        colour = comp.mission_neut_colour[card]
+        each = comp.mission_neut_vp_each[card]
+        seats = ([owner] if owner != BOT else []) + [q for q in holders if q != owner]
+        for q in seats:
+            k = _count_space(s, q, colour) if kind == NEUT_PER_SPACE else _count_tucked(s, q, colour)
+            gain_vp(s, q, each * k, SRC_NEUTRALIZATION, cause)

@@ -1,0 +1,130 @@
+"""A board action is chosen in A2: the 1x boost worth VP on that action (ADVANCED RULES), the topmost
+Ravager card's effect (rulebook, Ravager cards), then the action's first step.
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..constants import (
+    ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, BE_VP_ON_ACTION, COLOURS, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
+    RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT,
+)
+from ..state import (
+    M_ACTION, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_PHASE, M_TURN_PLAYER,
+    M_VALUE, PH_ACTION_BOOST, PH_COMMAND_CARD, PH_DESTROY, PH_DISCOVER, PH_RAVAGER_DISCARD, PH_REPAIR,
+    PH_SHIP_SELECT, RV_DISCARD, SRC_BOOST, SRC_PENALTY, State,
+)
+
+from .core import _log, gain_vp, seat_name
+from .decks import _discard_mission, _hand_missions, _hand_total, _lowest_hand_ravager
+from .dice import _damage_action, _damage_die, _effective
+from .phases import register
+from .die_uses import _boost_cells
+from .a3 import _a3
+from .repair import _legal_repair
+
+
+def _legal_action_boost(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    a = s.m.item(M_ACTION)
+    return [A.DONE] + [A.USE_BOOST + cell for cell in _boost_cells(s, p, BE_VP_ON_ACTION)
+                       if s.comp.tile_boost_arg[s.grid.item(p, cell)] == a]
+
+
+def _legal_ravager_discard(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    a = m.item(M_ACTION)
+    cards = _hand_missions(s, p)
+    ev = _effective(s, a, m.item(M_DIE_VALUE))
+    colour = m.item(M_DIE_COLOUR)
+    if s.comp.action_kind[a] == ACT_COMMAND and ev == 0 and s.hand_mc.item(p, colour) == 1:
+        cards = [c for c in cards if c // 20 != colour]   # keep the card a star die must place
+    return [A.DISCARD_MISSION + c for c in cards]
+
+
+def _do_action_boost(s: State, a: int) -> None:
+    p = s.m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _resolve_ravager_effect(s)
+        return
+    t = s.grid.item(p, a - A.USE_BOOST)
+    s.tile_boost[t] = 0
+    gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {s.m.item(M_ACTION) + 1}")
+    if len(_legal_action_boost(s)) == 1:
+        _resolve_ravager_effect(s)
+
+
+def _resolve_ravager_effect(s: State) -> None:
+    """Rulebook, Ravager Cards: resolve the topmost card's permanent effect before the action; if it cannot
+    be resolved, perform the action anyway and lose 1 VP."""
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    act = m.item(M_ACTION)
+    k = s.rav_count.item(act)
+    if k > 0:
+        r = s.rav_loc.item(act, k - 1)
+        eff = s.comp.ravager_effect[r]
+        if eff == RAV_DAMAGE_NEXT:
+            _damage_action(s, (act + 1) % 6)
+        elif eff == RAV_DAMAGE_DIE:
+            c = s.comp.ravager_die_colour[r]
+            if _damage_die(s, c) and s.log is not None:
+                _log(s, f"Ravager {r + 61}: damage on a {COLOURS[c]} die in the supply")
+        elif eff == RAV_DISCARD_MISSION:
+            if _hand_total(s, p) > 0:
+                m[M_PHASE] = PH_RAVAGER_DISCARD
+                return
+            gain_vp(s, p, -1, SRC_PENALTY, f"cannot discard a Mission card for Ravager {r + 61}")
+        elif eff == RAV_DISCARD_RAVAGER:
+            if s.hand_rav.item(p) > 0:
+                rr = _lowest_hand_ravager(s, p)
+                s.rav_where[rr] = RV_DISCARD
+                s.hand_rav[p] -= 1
+                if s.log is not None:
+                    _log(s, f"{seat_name(s, p)} discards a Ravager card (Ravager {r + 61})")
+            else:
+                gain_vp(s, p, -1, SRC_PENALTY, f"cannot discard a Ravager card for Ravager {r + 61}")
+        elif eff == RAV_ROBOT:
+            if s.robots_break.item(p) > 0:
+                s.robots_break[p] -= 1
+                s.rav_robots[r, p] += 1
+                if s.log is not None:
+                    _log(s, f"{seat_name(s, p)} puts a robot on Ravager {r + 61}")
+            else:
+                gain_vp(s, p, -1, SRC_PENALTY, f"no robot for Ravager {r + 61}")
+    _start_board_action(s)
+
+
+def _do_ravager_discard(s: State, a: int) -> None:
+    card = a - A.DISCARD_MISSION
+    _discard_mission(s, card)
+    if s.log is not None:
+        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (Ravager effect)")
+    _start_board_action(s)
+
+
+def _start_board_action(s: State) -> None:
+    m = s.m
+    act = m.item(M_ACTION)
+    ev = _effective(s, act, m.item(M_DIE_VALUE))
+    m[M_VALUE] = ev
+    m[M_DONE] = 0
+    kind = s.comp.action_kind[act]
+    if kind == ACT_DISCOVER:
+        m[M_PHASE] = PH_DISCOVER
+    elif kind == ACT_REPAIR:
+        m[M_PHASE] = PH_REPAIR
+        if len(_legal_repair(s)) == 0:       # the Ravager effect may have been the only damage source: none
+            _a3(s)
+    elif kind == ACT_DESTROY:
+        m[M_PHASE] = PH_DESTROY
+    else:
+        m[M_MOVE_RANGE] = ev
+        m[M_MOVE_MIN] = 1 if ev >= 1 else 0
+        m[M_MOVE_RETURN] = PH_COMMAND_CARD
+        m[M_PHASE] = PH_SHIP_SELECT
+
+
+register(PH_ACTION_BOOST, legal=_legal_action_boost, do=_do_action_boost)
+register(PH_RAVAGER_DISCARD, legal=_legal_ravager_discard, do=_do_ravager_discard)

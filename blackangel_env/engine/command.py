@@ -1,0 +1,132 @@
+"""Command (rulebook, Command steps 1-4): moving or launching a ship (also for the move-ship tile), then
+placing a Mission card on the ship's hex.
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..board import black_angel_hex
+from ..state import (
+    M_ACTOR, M_DIE_COLOUR, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_STRIPS, M_PHASE, M_SHIP_HEX, M_SHIP_LAUNCH,
+    M_TILE_RETURN, M_TURN_PLAYER, M_VALUE, PH_A1_TILES, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT, State,
+)
+
+from .core import _log, seat_name
+from .decks import _hand_missions
+from .space import _add_ship, _can_place_at, _destinations, _occupancy_ok, _own_ship_hexes, _passable, _remove_ship
+from .phases import register
+from .missions import place_mission
+from .guard import _guarded
+from .a3 import _a3
+from .tiles import _finish_tile
+
+
+def _legal_ship_select(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_ACTOR)
+    rmax, rmin = m.item(M_MOVE_RANGE), m.item(M_MOVE_MIN)
+    command = m.item(M_MOVE_RETURN) == PH_COMMAND_CARD
+    ba = black_angel_hex(m.item(M_N_STRIPS))
+    out = []
+    if command and rmax == 0:
+        colour = m.item(M_DIE_COLOUR)
+        for h in _own_ship_hexes(s, p):
+            if _can_place_at(s, h, colour):
+                out.append(A.SELECT_SHIP + h)
+        if (s.ships.item(p) >= 1 and s.robots_break.item(p) >= 2 and _can_place_at(s, ba, colour)
+                and _occupancy_ok(s, ba, p, -1)):
+            out.append(A.LAUNCH_SHIP)
+        return out
+    passable = _passable(s)
+    for h in _own_ship_hexes(s, p):
+        if _destinations(s, p, h, rmin, rmax, True, passable):
+            out.append(A.SELECT_SHIP + h)
+    launch = []
+    if s.ships.item(p) >= 1 and s.robots_break.item(p) >= 1 and _destinations(s, p, ba, rmin, rmax, False, passable):
+        launch = [A.LAUNCH_SHIP]
+    if command:
+        return out + launch
+    out.append(A.DONE)
+    if m.item(M_TILE_RETURN) == PH_A1_TILES:
+        launch = _guarded(s, p, launch)
+    return out + launch
+
+
+def _legal_ship_move(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_ACTOR)
+    existing = not m.item(M_SHIP_LAUNCH)
+    dests = _destinations(s, p, m.item(M_SHIP_HEX), m.item(M_MOVE_MIN), m.item(M_MOVE_RANGE), existing)
+    cands = [A.MOVE_SHIP + h for h in dests]
+    if m.item(M_MOVE_RETURN) != PH_COMMAND_CARD and m.item(M_TILE_RETURN) == PH_A1_TILES:
+        cands = _guarded(s, p, cands)
+    return cands
+
+
+def _legal_command_card(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    h = m.item(M_SHIP_HEX)
+    colour = m.item(M_DIE_COLOUR)
+    out = [] if m.item(M_VALUE) == 0 else [A.DONE]
+    if _can_place_at(s, h, colour) and s.robots_break.item(p) >= 1:
+        out.extend(A.PLACE_MISSION + c for c in _hand_missions(s, p) if c // 20 == colour)
+    return out
+
+
+def _do_ship_select(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_ACTOR)
+    if a == A.DONE:
+        _finish_tile(s)
+        return
+    ba = black_angel_hex(m.item(M_N_STRIPS))
+    if a == A.LAUNCH_SHIP:
+        s.ships[p] -= 1
+        s.robots_break[p] -= 1          # the pilot
+        m[M_SHIP_LAUNCH] = 1
+        m[M_SHIP_HEX] = ba
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} launches a ship")
+    else:
+        m[M_SHIP_LAUNCH] = 0
+        m[M_SHIP_HEX] = a - A.SELECT_SHIP
+    if m.item(M_MOVE_RANGE) == 0:            # a star die: no movement (Command step 1)
+        if m.item(M_SHIP_LAUNCH):
+            _add_ship(s, ba, p)
+            m[M_SHIP_LAUNCH] = 0
+        m[M_PHASE] = PH_COMMAND_CARD
+        return
+    m[M_PHASE] = PH_SHIP_MOVE
+
+
+def _do_ship_move(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_ACTOR)
+    dest = a - A.MOVE_SHIP
+    if not m.item(M_SHIP_LAUNCH):
+        _remove_ship(s, m.item(M_SHIP_HEX), p)
+    _add_ship(s, dest, p)
+    m[M_SHIP_LAUNCH] = 0
+    m[M_SHIP_HEX] = dest
+    if m.item(M_MOVE_RETURN) == PH_COMMAND_CARD:
+        m[M_PHASE] = PH_COMMAND_CARD
+    else:
+        _finish_tile(s)
+
+
+def _do_command_card(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _a3(s)
+        return
+    card = a - A.PLACE_MISSION
+    h = m.item(M_SHIP_HEX)
+    place_mission(s, p, card, h)
+    _a3(s)
+
+
+register(PH_SHIP_SELECT, legal=_legal_ship_select, do=_do_ship_select)
+register(PH_SHIP_MOVE, legal=_legal_ship_move, do=_do_ship_move)
+register(PH_COMMAND_CARD, legal=_legal_command_card, do=_do_command_card)

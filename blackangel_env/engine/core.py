@@ -1,0 +1,88 @@
+"""The bottom of the engine: seat names, the log, VP with a cause, goods.
+
+Every rule module imports these; this module imports no other module of the engine.  ``gain_vp`` is the only
+way VP change (never below 0, rules-notes C13), each change recorded in ``vp_src`` by source and, in logged
+games, in the log with its cause.  ``hal_gain`` turns what Hal gains into VP by the weighting on the back of his
+cards (solitaire rules; rules-notes C8).
+"""
+
+from __future__ import annotations
+
+from ..constants import G_DEBRIS, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
+from ..state import BOT, M_SOLO, SRC_HAL, State
+
+
+SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2
+
+
+class IllegalActionError(ValueError):
+    """The action is not legal in this state; the state was left unchanged."""
+
+
+def seat_name(s: State, seat: int) -> str:
+    if seat == BOT:
+        return "Hal" if s.m.item(M_SOLO) else "neutral"
+    return f"player_{seat}"
+
+
+def _log(s: State, msg: str) -> None:
+    """Record a message when the game keeps a log.  Callers that build the message with an f-string test
+    ``s.log is not None`` first, so that unrecorded games never format it."""
+    if s.log is not None:
+        s.log.append(msg)
+
+
+def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
+    """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
+    if n == 0:
+        return
+    old = s.vp.item(seat)
+    new = old + n
+    if new < 0:
+        new = 0
+    s.vp[seat] = new
+    s.vp_src[seat, src] += new - old
+    if s.log is not None:
+        s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
+
+
+def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int = 0, ravagers: int = 0) -> None:
+    """Convert gains to VP with the weighting on Hal's cards (rules-notes C8)."""
+    c = s.comp
+    w = c.hal_weight
+    total = tech * w[G_TECH] + advanced * c.hal_weight_advanced + ravagers * w[G_RAVAGER]
+    if vec is not None:
+        for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS):
+            total += vec[g] * w[g]
+        total += vec[G_VP]
+    gain_vp(s, BOT, total, SRC_HAL, cause)
+
+
+def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
+    """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
+    if seat == BOT:
+        if s.m.item(M_SOLO):
+            hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
+        return
+    if vec[G_SHIP]:
+        s.ships[seat] += vec[G_SHIP]
+    if vec[G_RESOURCE]:
+        s.res[seat] += vec[G_RESOURCE]
+    if vec[G_DEBRIS]:
+        s.debris[seat] += vec[G_DEBRIS]
+    if vec[G_ROBOT]:
+        _take_robots(s, seat, vec[G_ROBOT])
+    if vec[G_VP]:
+        gain_vp(s, seat, vec[G_VP], src, cause)
+    if s.log is not None:
+        got = [f"{vec[g]} {name}" for g, name in ((G_SHIP, "ship"), (G_RESOURCE, "resource"),
+                                                  (G_ROBOT, "robot"), (G_DEBRIS, "debris")) if vec[g]]
+        if got:
+            s.log.append(f"{seat_name(s, seat)} gains {', '.join(got)} ({cause})")
+
+
+def _take_robots(s: State, seat: int, n: int) -> None:
+    """Robots are limited (rulebook COMPONENTS note): take up to n from the seat's supply to its break room."""
+    k = min(n, s.robots_supply.item(seat))
+    s.robots_supply[seat] -= k
+    s.robots_break[seat] += k

@@ -1,0 +1,154 @@
+"""Decks and hands: shuffling, the Technology stacks and display, the Advanced Technology deck and slots,
+the Mission decks and hands, the Ravager deck and hands (basic operations, no decision).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..constants import COLOURS
+from ..state import (
+    MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, RV_DECK, RV_DISCARD, RV_HAND, TL_ADV_SLOT, TL_DISCARD,
+    TL_DISPLAY, State,
+)
+
+from .core import _log
+
+
+def _shuffled(s: State, items: list[int]) -> list[int]:
+    """A shuffled copy.  ``Generator.shuffle`` on a list makes the same swaps from the same draws as
+    ``permutation(len(items))`` (both are its Fisher-Yates pass), so this equals ``[items[i] for i in
+    rng.permutation(len(items))]`` for a fraction of the cost."""
+    out = list(items)
+    if len(out) > 1:
+        s.rng.shuffle(out)
+    return out
+
+
+def _pop_tech(s: State, c: int) -> int:
+    n = s.tech_stack_n.item(c)
+    if n == 0:
+        return -1
+    t = s.tech_stack.item(c, n - 1)
+    s.tech_stack[c, n - 1] = -1
+    s.tech_stack_n[c] = n - 1
+    return t
+
+
+def _refill_adv_slot(s: State, slot: int) -> None:
+    n = s.m.item(M_ADV_DECK_N)
+    if n == 0:
+        s.adv_slots[slot] = -1
+        return
+    t = s.adv_deck.item(n - 1)
+    s.adv_deck[n - 1] = -1
+    s.m[M_ADV_DECK_N] = n - 1
+    s.adv_slots[slot] = t
+    s.tile_where[t] = TL_ADV_SLOT
+
+
+def _draw_mission(s: State, c: int) -> int:
+    """Top card of colour c; an empty deck is rebuilt from that colour's discards (rulebook A3 note)."""
+    n = s.mc_deck_n.item(c)
+    if n == 0:
+        disc = [i for i in range(20 * c, 20 * c + 20) if s.mc_where[i] == MC_DISCARD]
+        if not disc:
+            return -1
+        disc = _shuffled(s, disc)
+        s.mc_deck[c, :len(disc)] = disc
+        for i in disc:
+            s.mc_where[i] = MC_DECK
+        n = len(disc)
+        if s.log is not None:
+            _log(s, f"{COLOURS[c]} Mission deck rebuilt from {n} discards")
+    card = s.mc_deck.item(c, n - 1)
+    s.mc_deck[c, n - 1] = -1
+    s.mc_deck_n[c] = n - 1
+    return card
+
+
+def _mission_available(s: State, c: int) -> bool:
+    if s.mc_deck_n.item(c) > 0:
+        return True
+    base = 20 * c
+    return bool(np.any(s.mc_where[base:base + 20] == MC_DISCARD))
+
+
+def _to_hand(s: State, p: int, card: int) -> None:
+    s.mc_where[card] = MC_HAND + p
+    s.hand_mc[p, card // 20] += 1
+
+
+def _discard_mission(s: State, card: int) -> None:
+    where = s.mc_where.item(card)
+    if MC_HAND <= where < MC_HAND + 5:
+        s.hand_mc[where - MC_HAND, card // 20] -= 1
+    s.mc_where[card] = MC_DISCARD
+    s.mc_owner[card] = -1
+    s.mc_hex[card] = -1
+
+
+def _hand_missions(s: State, p: int) -> list[int]:
+    # list.count / list.index scan in C: a few times cheaper than a numpy comparison and flatnonzero
+    where = s.mc_where.tolist()
+    code = MC_HAND + p
+    out = []
+    i = -1
+    for _ in range(where.count(code)):
+        i = where.index(code, i + 1)
+        out.append(i)
+    return out
+
+
+def _hand_total(s: State, p: int) -> int:
+    return sum(s.hand_mc[p].tolist())
+
+
+def _lowest_hand_ravager(s: State, p: int) -> int:
+    where = s.rav_where.tolist()           # list scan in C: cheaper than a numpy comparison and flatnonzero
+    code = RV_HAND + p
+    if code in where:
+        return where.index(code)
+    return int(np.flatnonzero(s.rav_where == code)[0])     # none in hand: the same IndexError as ever
+
+
+def _pop_ravager(s: State) -> int:
+    n = s.m.item(M_RAV_DECK_N)
+    if n == 0:
+        disc = np.flatnonzero(s.rav_where == RV_DISCARD).tolist()
+        if not disc:
+            return -1
+        disc = _shuffled(s, disc)
+        s.rav_deck[:len(disc)] = disc
+        for r in disc:
+            s.rav_where[r] = RV_DECK
+        n = len(disc)
+        if s.log is not None:
+            _log(s, f"Ravager deck rebuilt from {n} discards")
+    r = s.rav_deck.item(n - 1)
+    s.rav_deck[n - 1] = -1
+    s.m[M_RAV_DECK_N] = n - 1
+    return r
+
+
+def _push_display(s: State, t: int) -> None:
+    """Inject at display space 1, chain-pushing the contiguous tiles (rules-notes D1); a tile pushed off the
+    far end is discarded."""
+    disp = s.display
+    tiles = disp.tolist()
+    L = len(tiles)
+    gap = -1
+    for i in range(L):
+        if tiles[i] < 0:
+            gap = i
+            break
+    if gap < 0:
+        out = tiles[L - 1]
+        s.tile_where[out] = TL_DISCARD
+        s.tile_boost[out] = 0
+        gap = L - 1
+        if s.log is not None:
+            _log(s, f"tile {out} pushed out of the display")
+    disp[1:gap + 1] = tiles[:gap]            # spaces 0 .. gap-1 move up one, in one slice assignment
+    disp[0] = t
+    s.tile_where[t] = TL_DISPLAY

@@ -1,0 +1,49 @@
+"""Destroy (rulebook): take whole Ravager locations within the activations; liberated robots return."""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..state import M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND, State
+
+from .core import _log, seat_name
+from .phases import register
+from .a3 import _a3
+
+
+def _legal_destroy(s: State) -> list[int]:
+    m = s.m
+    rem = m.item(M_VALUE) - m.item(M_DONE)
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    out.extend([A.DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
+    return out
+
+
+def _do_destroy(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _a3(s)
+        return
+    loc = a - A.DESTROY
+    k = s.rav_count.item(loc)
+    for i in range(k):
+        r = s.rav_loc.item(loc, i)
+        s.rav_loc[loc, i] = -1
+        s.rav_where[r] = RV_HAND + p
+        for seat in range(5):
+            n = s.rav_robots.item(r, seat)
+            if n:
+                s.rav_robots[r, seat] = 0
+                s.robots_break[seat] += n      # liberated robots go back to the break room
+    s.rav_count[loc] = 0
+    s.hand_rav[p] += k
+    m[M_DONE] += k
+    if s.log is not None:
+        _log(s, f"{seat_name(s, p)} destroys {k} Ravager card(s) at location {loc + 1}")
+    if len(_legal_destroy(s)) > 1:
+        m[M_PHASE] = PH_DESTROY
+    else:
+        _a3(s)
+
+
+register(PH_DESTROY, legal=_legal_destroy, do=_do_destroy)

@@ -1,0 +1,128 @@
+"""Dice: rolling (with the game's generator), the supply, Damage cubes on dice and actions, the die value
+an action sees (basic operations, no decision).
+"""
+
+from __future__ import annotations
+
+from ..constants import COLOURS
+from ..state import DIE_SUPPLY, SRC_PENALTY, State
+
+from .core import _log, gain_vp
+
+
+FLIP = (2, 3, 0, 1)                # opposite face: 0<->2, 1<->3 (rulebook A2: opposite faces differ by 2)
+
+
+def _roll(s: State) -> int:
+    faces = s.comp.die_faces
+    return faces[int(s.rng.random() * len(faces))]
+
+
+def _supply_die(s: State, colour: int, damaged_ok: bool = True) -> int:
+    """A die of ``colour`` in the supply, undamaged first (rules decision R-B1), or -1."""
+    base = colour * 6
+    owners = s.die_owner[base:base + 6].tolist()       # lists: numpy scalar reads are slow
+    damaged = s.die_damaged[base:base + 6].tolist()
+    best = -1
+    for i in range(6):
+        if owners[i] == DIE_SUPPLY:
+            if not damaged[i]:
+                return base + i
+            if best < 0 and damaged_ok:
+                best = base + i
+    return best
+
+
+def _damage_die(s: State, colour: int) -> bool:
+    """Put a Damage cube on an undamaged die of ``colour`` in the supply (a die holds at most one cube)."""
+    base = colour * 6
+    owners = s.die_owner[base:base + 6].tolist()
+    damaged = s.die_damaged[base:base + 6].tolist()
+    for i in range(6):
+        if owners[i] == DIE_SUPPLY and not damaged[i]:
+            s.die_damaged[base + i] = 1
+            return True
+    return False
+
+
+def _damage_action(s: State, a: int) -> None:
+    """Rulebook, Ravagers appear / appendix RAVAGER CARDS: first empty damage space, else a die in the
+    same-colour supply, else the damage is ignored."""
+    if s.dmg.item(a) < s.comp.max_action_damage:
+        s.dmg[a] += 1
+        if s.log is not None:
+            _log(s, f"damage on action {a + 1} ({s.dmg.item(a)} cubes)")
+    elif _damage_die(s, s.comp.action_colour[a]) and s.log is not None:
+        _log(s, f"damage on a {COLOURS[s.comp.action_colour[a]]} die in the supply")
+
+
+def _take_supply_die(s: State, seat: int, colour: int, penalise: bool) -> int:
+    """Move a die of ``colour`` from the supply to ``seat``'s compartment, to be rolled (a damaged one loses its
+    cube and, if ``penalise``, costs 1 VP); the die, or -1 if the supply has none."""
+    d = _supply_die(s, colour)
+    if d < 0:
+        return -1
+    if s.die_damaged.item(d):
+        s.die_damaged[d] = 0
+        if penalise:
+            gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[colour]} die")
+    s.die_owner[d] = seat
+    s.die_reserved[d] = 0
+    return d
+
+
+def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
+    d = _take_supply_die(s, seat, colour, penalise)
+    if d < 0:
+        return False
+    s.die_value[d] = _roll(s)
+    return True
+
+
+def _roll_robots(s: State, seat: int, penalise: bool) -> None:
+    """Roll one die per workstation robot of ``seat``, colour by colour, while the supply has one (Sequence B)."""
+    _roll_dice(s, [(seat, c, k) for c, k in enumerate(s.robots_ws[seat].tolist())], penalise)
+
+
+def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> None:
+    """For each (seat, colour, count) in order, roll ``count`` dice of that colour into the seat's compartment
+    while the supply has one (as ``_roll_into`` one at a time).  The dice are taken first and rolled with one
+    batch of random numbers: the same numbers, in the same order, as one draw per die (nothing in between reads
+    the values), for a fraction of the cost.  The supply is searched in lists kept current here (as
+    ``_take_supply_die`` does in the arrays)."""
+    owners = s.die_owner.tolist()
+    damaged = s.die_damaged.tolist()
+    taken = []
+    for seat, c, k in wanted:
+        base = c * 6
+        for _ in range(k):
+            d = -1                             # _supply_die: an undamaged die of the colour first, else a damaged one
+            for i in range(base, base + 6):
+                if owners[i] == DIE_SUPPLY:
+                    if not damaged[i]:
+                        d = i
+                        break
+                    if d < 0:
+                        d = i
+            if d < 0:
+                break
+            if damaged[d]:
+                damaged[d] = 0
+                s.die_damaged[d] = 0
+                if penalise:
+                    gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[c]} die")
+            owners[d] = seat
+            s.die_owner[d] = seat
+            s.die_reserved[d] = 0
+            taken.append(d)
+    if taken:
+        faces = s.comp.die_faces
+        for d, x in zip(taken, s.rng.random(len(taken)).tolist()):
+            s.die_value[d] = faces[int(x * len(faces))]        # as _roll
+
+
+def _effective(s: State, a: int, value: int) -> int:
+    """A damaged action (2 cubes) reduces the die by 1; a 0 stays 0 (rulebook, Damaged Action)."""
+    if value > 0 and s.dmg.item(a) >= s.comp.max_action_damage:
+        return value - 1
+    return value

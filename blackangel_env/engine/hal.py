@@ -1,0 +1,304 @@
+"""Hal, the solitaire opponent (rulebook, VARIANT - PLAYING SOLITAIRE), resolved by the engine.
+
+Hal is not an agent: after each of the player's turns the engine plays Hal's turn by the rulebook's procedure,
+and the player's decisions stay the only actions.  Hal owns seat ``BOT`` (4): VP, dice, workstation robots and a
+break room, but no board, hand or storage; every item he gains becomes VP at once by the weighting on the back
+of his cards (component data ``hal.weights``, rules-notes C8; ``core.hal_gain``).
+
+Where the rulebook says Hal acts "in the way that best suits his goal of gaining VP", the choices below are
+computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H*):
+
+* die choice: the highest value among his dice and the player's unreserved dice of the colour; his own on ties
+  (R-H1: among several of his own, the lowest die id);
+* Discover: "advanced first" takes the Advanced tile present nearest the display whenever 2 activations
+  remain (the others shift toward the display, the far slots are refilled), then display tiles from the
+  ejection end; "technology only" takes display tiles from the ejection end while they fit (rules-notes D18);
+* Repair: one cube per activation from the first damaged action in the card's rotation, dice last, in colour
+  order along the rotation (D19);
+* Destroy: the set of whole locations destroying the most cards, ties to the earliest locations in the
+  rotation (D19);
+* Command: neutralization cards from the first strip on, activation cards from the last strip back, the comet
+  hex when a strip offers two (EN Command).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..constants import (
+    ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, HAL_CLOCKWISE,
+    HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
+)
+from ..state import (
+    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, RV_DISCARD,
+    SRC_HAL, TL_DISCARD, State,
+)
+
+from .core import SEQ_A, _log, gain_vp, hal_gain
+from .decks import _draw_mission, _refill_adv_slot, _shuffled
+from .dice import _damage_action, _damage_die, _effective, _roll_robots
+from .space import _can_place_at
+from .end import is_final_turn
+from .missions import place_mission
+from .black_angel import advance_black_angel
+
+
+def hal_free_activation(s: State, card: int) -> None:
+    """The player activated Hal's card: Hal always takes one activation, paying nothing (PL: Hal has whatever
+    he needs), and gains its output as VP."""
+    hal_gain(s, s.comp.mission_gain[card], f"free activation of his Mission card {card}")
+
+
+def _draw_hal_card(s: State) -> int:
+    m = s.m
+    n = m.item(M_HAL_DECK_N)
+    if n == 0:
+        # The deck is exhausted: shuffle the discards (all other cards) into a new deck.
+        cards = _shuffled(s, list(range(12)))
+        s.hal_deck[:12] = cards
+        n = 12
+        _log(s, "Hal's deck is reshuffled")
+    card = s.hal_deck.item(n - 1)
+    s.hal_deck[n - 1] = -1
+    m[M_HAL_DECK_N] = n - 1
+    m[M_HAL_CARD] = card
+    return card
+
+
+def _colour_available(s: State, colour: int) -> bool:
+    base = 6 * colour
+    reserved = s.die_reserved[base:base + 6].tolist()      # lists: numpy scalar reads are slow
+    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
+        if o == BOT or (o == 0 and not reserved[i]):
+            return True
+    return False
+
+
+def _pick_die(s: State, colour: int) -> int:
+    """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties."""
+    best, best_key = -1, None
+    base = 6 * colour
+    reserved = s.die_reserved[base:base + 6].tolist()
+    values = s.die_value[base:base + 6].tolist()
+    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
+        if o == BOT or (o == 0 and not reserved[i]):
+            key = (values[i], o == BOT)
+            if best_key is None or key > best_key:
+                best, best_key = base + i, key
+    return best
+
+
+def _take_die(s: State, d: int) -> None:
+    """Move the chosen die out of its compartment; a die of the player's is bought: the player takes 1
+    resource from the supply in compensation."""
+    if s.die_owner.item(d) == 0:
+        s.res[0] += 1
+        if s.log is not None:
+            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {s.die_value.item(d)} (player_0 takes 1 resource)")
+    s.die_owner[d] = DIE_SUPPLY
+    s.die_reserved[d] = 0
+
+
+def hal_turn(s: State) -> None:
+    """One turn of Hal's, right after the player's turn."""
+    comp = s.comp
+    has_die = BOT in s.die_owner.tolist()
+    if not has_die:
+        _hal_sequence_b(s)
+        return
+    card = _draw_hal_card(s)
+    top = s.last_seq[0] == SEQ_A
+    halves = [(comp.hal_top_colour[card], comp.hal_top_action[card]),
+              (comp.hal_bottom_colour[card], comp.hal_bottom_action[card])]
+    if not top:
+        halves.reverse()
+    if s.log is not None:
+        _log(s, f"Hal reveals card H{card + 1:02d} ({'top' if top else 'bottom'} half first)")
+    for colour, action in halves:
+        if _colour_available(s, colour):
+            d = _pick_die(s, colour)
+            value = s.die_value.item(d)
+            _take_die(s, d)
+            s.die_value[d] = 0
+            s.die_owner[d] = DIE_IN_USE       # on the action until his turn is done: no Damage cube lands on it
+            _hal_action(s, card, action, value, colour)
+            s.die_owner[d] = DIE_SUPPLY
+            return
+    # Neither colour: return an unreserved die of the third colour (same choice rule), Hal gains 3 VP.
+    third = 3 - halves[0][0] - halves[1][0]
+    d = _pick_die(s, third)
+    if d >= 0:
+        _take_die(s, d)
+        s.die_value[d] = 0
+    gain_vp(s, BOT, 3, SRC_HAL, f"no {COLOURS[halves[0][0]]} or {COLOURS[halves[1][0]]} die available")
+
+
+def _hal_sequence_b(s: State) -> None:
+    """Hal has no dice: roll for him (never reserving; a damaged die costs him 1 VP, rules-notes D17) and
+    advance the Black Angel as in Sequence B."""
+    if is_final_turn(s):
+        # END OF THE GAME, IMPORTANT: a final-turn Sequence B may be passed; passing never costs Hal VP.
+        _log(s, "Hal has no dice in his final turn: he passes")
+        return
+    _log(s, "Hal has no dice: he rolls and the Black Angel advances")
+    _roll_robots(s, BOT, penalise=True)
+    if not s.m.item(M_END_TRIGGERED):
+        advance_black_angel(s)
+
+
+def _unable(s: State, why: str) -> None:
+    gain_vp(s, BOT, 3, SRC_HAL, f"unable to act: {why}")
+
+
+def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> None:
+    comp = s.comp
+    kind = comp.action_kind[action]
+    ev = _effective(s, action, value)
+    if s.log is not None:
+        _log(s, f"Hal uses a {COLOURS[colour]} {value} on action {action + 1}")
+    # Ravager effects: only those adding a Damage cube, and Hal loses nothing.
+    k = s.rav_count.item(action)
+    if k:
+        r = s.rav_loc.item(action, k - 1)
+        eff = comp.ravager_effect[r]
+        if eff == RAV_DAMAGE_NEXT:
+            _damage_action(s, (action + 1) % 6)
+        elif eff == RAV_DAMAGE_DIE:
+            _damage_die(s, comp.ravager_die_colour[r])
+    clockwise = comp.hal_rotation[card] == HAL_CLOCKWISE
+    if kind == ACT_COMMAND:
+        _hal_command(s, colour)
+        return
+    if ev <= 0:
+        _unable(s, "die value 0")
+        return
+    if kind == ACT_DISCOVER:
+        _hal_discover(s, ev, comp.hal_discover[card] == HAL_DISCOVER_ADVANCED_FIRST)
+    elif kind == ACT_REPAIR:
+        _hal_repair(s, ev, clockwise)
+    elif kind == ACT_DESTROY:
+        _hal_destroy(s, ev, clockwise)
+
+
+def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
+    comp = s.comp
+    rem = ev
+    taken_tech = taken_adv = 0
+    if advanced_first:
+        while rem >= comp.advanced_cost and max(s.adv_slots.tolist()) >= 0:
+            # Hal takes the tile nearest the display; the others shift toward it and the far slots are refilled
+            # (a slot is empty only once the deck has run out).
+            rest = [int(x) for x in s.adv_slots if x >= 0]
+            t = rest.pop(0)
+            nslots = len(s.adv_slots)
+            s.adv_slots[:] = -1
+            s.adv_slots[:len(rest)] = rest
+            for k in range(len(rest), nslots):
+                _refill_adv_slot(s, k)
+            s.tile_where[t] = TL_DISCARD
+            rem -= comp.advanced_cost
+            taken_adv += 1
+    costs = comp.display_costs
+    for i in range(len(costs) - 1, -1, -1):             # from the ejection end
+        t = s.display.item(i)
+        if t >= 0 and costs[i] <= rem:
+            s.display[i] = -1
+            s.tile_where[t] = TL_DISCARD
+            s.tile_boost[t] = 0
+            rem -= costs[i]
+            taken_tech += 1
+    if taken_tech + taken_adv == 0:
+        _unable(s, "no Technology tile he can take")
+        return
+    hal_gain(s, None, f"Discover: {taken_tech} tile(s), {taken_adv} Advanced", tech=taken_tech,
+             advanced=taken_adv)
+
+
+def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
+    order = list(range(6)) if clockwise else list(range(5, -1, -1))
+    colours = [0, 1, 2] if clockwise else [2, 1, 0]
+    removed = 0
+    for _ in range(ev):
+        done = False
+        for a in order:
+            if s.dmg.item(a) > 0:
+                s.dmg[a] -= 1
+                done = True
+                break
+        if not done:
+            for c in colours:
+                for d in range(6 * c, 6 * c + 6):
+                    if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
+                        s.die_damaged[d] = 0
+                        done = True
+                        break
+                if done:
+                    break
+        if not done:
+            break
+        removed += 1
+    if removed == 0:
+        _unable(s, "no Damage cube")
+        return
+    vec = [0] * 8
+    vec[G_DEBRIS] = removed
+    hal_gain(s, vec, f"Repair: {removed} cube(s) become debris")
+
+
+def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
+    order = list(range(6)) if clockwise else list(range(5, -1, -1))
+    counts = s.rav_count.tolist()               # a list: up to 63 combinations read it
+    locs = [a for a in order if counts[a] > 0]
+    best, best_key = None, None
+    for k in range(len(locs), 0, -1):
+        for combo in combinations(range(len(locs)), k):
+            total = sum(counts[locs[i]] for i in combo)
+            if total > ev:
+                continue
+            key = (total, tuple(-i for i in combo))    # most cards, then the earliest in the rotation
+            if best_key is None or key > best_key:
+                best, best_key = combo, key
+    if not best:
+        _unable(s, "no Ravager location he can clear")
+        return
+    destroyed = 0
+    for i in best:
+        loc = locs[i]
+        for j in range(s.rav_count.item(loc)):
+            r = s.rav_loc.item(loc, j)
+            s.rav_loc[loc, j] = -1
+            s.rav_where[r] = RV_DISCARD
+            for seat in range(5):
+                n = s.rav_robots.item(r, seat)
+                if n:
+                    s.rav_robots[r, seat] = 0
+                    s.robots_break[seat] += n
+            destroyed += 1
+        s.rav_count[loc] = 0
+    hal_gain(s, None, f"Destroy: {destroyed} Ravager card(s)", ravagers=destroyed)
+
+
+def _hal_command(s: State, colour: int) -> None:
+    comp = s.comp
+    card = _draw_mission(s, colour)
+    if card < 0:
+        _unable(s, f"no {COLOURS[colour]} Mission card to draw")
+        return
+    n_strips = s.m.item(M_N_STRIPS)
+    positions = range(n_strips) if comp.mission_kind[card] != MISSION_ACTIVATION else range(n_strips - 1, -1, -1)
+    target = -1
+    for pos in positions:
+        hexes = [pos * 5 + c for c in range(5) if _can_place_at(s, pos * 5 + c, colour)]
+        if hexes:
+            comets = [h for h in hexes if s.hex_comet[h]]
+            target = comets[0] if comets else hexes[0]
+            break
+    if target < 0:
+        s.mc_where[card] = MC_DISCARD
+        _unable(s, f"no free {COLOURS[colour]} hex for his Mission card")
+        return
+    if s.robots_break.item(BOT) == 0:
+        s.robots_break[BOT] += 1      # "Assume that Hal always has the robot he may need"
+    place_mission(s, BOT, card, target)
+    if s.hex_comet.item(target):
+        gain_vp(s, BOT, 3, SRC_HAL, "his Mission card lies on a comet")

@@ -1,0 +1,125 @@
+"""The phase table and the public entry points ``legal_actions``, ``legal_mask``, ``apply``.
+
+Each phase (``state.PH_*``) has a function listing its legal actions and one applying an action; the rule
+modules enter theirs with ``register`` when the package is imported (``engine/__init__.py`` imports them all
+and checks that every phase has both).  A phase can also register how it resumes once a sub-step it started
+has finished (``_RESUME``): a tile's effect returns to A1 or to Repair, a kept Mission card to the tile that
+drew it, without this module or the sub-step importing the modules above them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import actions as A
+from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
+
+from .core import IllegalActionError, seat_name
+
+
+_LEGAL: list = [None] * len(PHASE_NAMES)      # phase -> legal(s) -> list of action ids
+_APPLY: list = [None] * len(PHASE_NAMES)      # phase -> do(s, action)
+_RESUME: list = [None] * len(PHASE_NAMES)     # phase -> resume(s), once a sub-step returning to it is done
+
+
+def register(phase: int, *, legal=None, do=None, resume=None) -> None:
+    """Enter a phase's functions in the table (each rule module does it for its phases, at import)."""
+    for table, f in ((_LEGAL, legal), (_APPLY, do), (_RESUME, resume)):
+        if f is not None:
+            if table[phase] is not None and table[phase] is not f:
+                raise RuntimeError(f"phase {PHASE_NAMES[phase]} registered twice")
+            table[phase] = f
+
+
+def check_complete() -> None:
+    """Every phase lists its legal actions and every phase but the end applies actions."""
+    missing = [PHASE_NAMES[i] for i in range(len(PHASE_NAMES))
+               if _LEGAL[i] is None or (_APPLY[i] is None and i != PH_GAME_OVER)]
+    if missing:
+        raise RuntimeError(f"phases without their functions: {missing}")
+
+
+def legal_actions(s: State) -> list[int]:
+    """The sorted list of legal action ids for the seat to act (empty when the game is over)."""
+    key = s.buf.tobytes()
+    if s._legal_key == key:
+        return s._legal
+    s._memo_ok = False
+    m = s.m
+    if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
+        out: list[int] = []
+    else:
+        out = _LEGAL[m.item(M_PHASE)](s)
+        out.sort()
+    s._legal_key = key
+    s._legal = out
+    return out
+
+
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def legal_mask(s: State) -> np.ndarray:
+    """The legal actions as an int8 mask (a new array).  The masks of the legal sets met are kept (the same
+    sets come back all the time: the turn choice, a lone DONE, ...): a copy costs less than building one."""
+    legal = legal_actions(s)
+    key = tuple(legal)
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        mask.put(legal, 1)                 # put: half the cost of indexing with a list
+        if len(_MASKS) < 2048:
+            _MASKS[key] = mask
+    return mask.copy()
+
+
+def apply(s: State, action: int) -> None:
+    """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
+    if s.m.item(M_GAME_OVER):
+        raise IllegalActionError(f"the game is over; action {action} cannot be applied")
+    if type(action) is not int:            # a plain int (the usual case) needs neither check nor conversion
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action must be an integer id, got {action!r}")
+        action = int(action)
+    legal = legal_actions(s)
+    if action not in legal:
+        what = A.action_to_string(action) if 0 <= action < A.NUM_ACTIONS else "out of range"
+        shown = ", ".join(A.action_to_string(a) for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
+        raise IllegalActionError(
+            f"action {action} ({what}) is not legal for {seat_name(s, s.actor)} in phase "
+            f"{PHASE_NAMES[s.phase]}; legal: {shown}")
+    if s.log is not None:
+        s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
+    _dispatch(s, action)
+    m = s.m
+    v = m.item(M_DECISIONS)                # m[M_DECISIONS] += 1 in two numpy calls (the in-place form at the bound)
+    if v < 32767:
+        m[M_DECISIONS] = v + 1
+    else:
+        m[M_DECISIONS] += 1
+
+
+def apply_unchecked(s: State, action: int) -> None:
+    """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking."""
+    if s.log is not None:
+        s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
+    _dispatch(s, action)
+    m = s.m
+    v = m.item(M_DECISIONS)
+    if v < 32767:
+        m[M_DECISIONS] = v + 1
+    else:
+        m[M_DECISIONS] += 1
+
+
+def _dispatch(s: State, action: int) -> None:
+    s._legal_key = None
+    s._memo_ok = False
+    _APPLY[s.m.item(M_PHASE)](s, action)
+
+
+def _legal_game_over(s: State) -> list[int]:
+    return []
+
+
+register(PH_GAME_OVER, legal=_legal_game_over)

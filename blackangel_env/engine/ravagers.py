@@ -1,0 +1,70 @@
+"""Ravagers appear (rulebook, Command step 3 and Ravager cards): draw, place on their location, damage
+the action; the end is triggered when the deck runs out.  (The effect of the topmost card before an action is
+in ``board_actions``; destroying Ravagers in ``destroy``.)
+"""
+
+from __future__ import annotations
+
+from ..state import M_RAV_DECK_N, RV_BOARD, RV_DECK, RV_DISCARD, State
+
+from .core import _log
+from .decks import _pop_ravager
+from .dice import _damage_action
+from .end import _trigger_end
+
+
+def _place_ravager(s: State, r: int) -> bool:
+    """Place a drawn Ravager on its location and damage the action.  Returns False if the location was full
+    (the card is discarded and the caller draws again)."""
+    a = s.comp.ravager_action[r]
+    k = s.rav_count.item(a)
+    if k >= s.comp.ravager_capacity:
+        s.rav_where[r] = RV_DISCARD
+        if s.log is not None:
+            _log(s, f"Ravager {r + 61} discarded: location {a + 1} is full")
+        return False
+    s.rav_loc[a, k] = r
+    s.rav_count[a] = k + 1
+    s.rav_where[r] = RV_BOARD + a
+    if s.log is not None:
+        _log(s, f"Ravager {r + 61} attacks action {a + 1}")
+    _damage_action(s, a)
+    return True
+
+
+def _ravager_can_land(s: State) -> bool:
+    """Some card in the Ravager deck or its discard targets a location with room."""
+    cap = s.comp.ravager_capacity
+    where = s.rav_where.tolist()
+    counts = s.rav_count.tolist()
+    if max(counts) < cap:                  # every location has room (the usual case): any card will do
+        return RV_DECK in where or RV_DISCARD in where
+    target = s.comp.ravager_action
+    return any((w == RV_DECK or w == RV_DISCARD) and counts[target[r]] < cap for r, w in enumerate(where))
+
+
+def _ravagers_appear(s: State, count: int) -> None:
+    """Command step 3: one Ravager card per visible icon; full locations discard and draw again.  The end is
+    triggered when the deck becomes empty (END OF THE GAME); further draws use the reshuffled discard."""
+    placed = 0
+    while placed < count:
+        if not _ravager_can_land(s):
+            # Every card left in the deck and its discard targets a full location: each draw would be
+            # discarded until the deck runs out (which triggers the end), then the reshuffled discard would
+            # loop forever.  Play that out once and stop (rules decision R-D1).
+            n = s.m.item(M_RAV_DECK_N)
+            if n:
+                for i in range(n):
+                    s.rav_where[s.rav_deck.item(i)] = RV_DISCARD
+                s.rav_deck[:n] = -1
+                s.m[M_RAV_DECK_N] = 0
+                _trigger_end(s, "the Ravager deck is empty")
+            _log(s, "no Ravager card left can reach a free location: no more Ravager appears")
+            return
+        r = _pop_ravager(s)
+        if r < 0:
+            return
+        if s.m.item(M_RAV_DECK_N) == 0:
+            _trigger_end(s, "the Ravager deck is empty")
+        if _place_ravager(s, r):
+            placed += 1

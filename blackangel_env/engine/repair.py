@@ -1,0 +1,77 @@
+"""Repair (rulebook): remove Damage cubes from actions or dice; each cube becomes a debris, to storage or
+onto a tile of the grid (which activates it).
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..state import DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, PH_DEBRIS, PH_REPAIR, State
+
+from .phases import register
+from .a3 import _a3
+from .tiles import _activatable, _start_tile
+
+
+def _legal_repair(s: State) -> list[int]:
+    m = s.m
+    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    out.extend([A.REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
+    owners = s.die_owner.tolist()
+    damaged = s.die_damaged.tolist()
+    for c in range(3):
+        if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
+            out.append(A.REPAIR_DIE + c)
+    return out
+
+
+def _legal_debris(s: State) -> list[int]:
+    p = s.m.item(M_ACTOR)
+    out = [A.DEBRIS_TO_STORAGE]
+    debris = s.tile_debris
+    for cell, t in enumerate(s.grid[p].tolist()):
+        if _activatable(s, t) and not debris[t]:
+            out.append(A.DEBRIS_TO_TILE + cell)
+    return out
+
+
+def _do_repair(s: State, a: int) -> None:
+    m = s.m
+    if a == A.DONE:
+        _a3(s)
+        return
+    if a < A.REPAIR_DIE:
+        act = a - A.REPAIR_ACTION
+        s.dmg[act] -= 1                        # the cube that damages the action goes first
+    else:
+        c = a - A.REPAIR_DIE
+        for d in range(6 * c, 6 * c + 6):
+            if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
+                s.die_damaged[d] = 0
+                break
+    m[M_DONE] += 1
+    m[M_PHASE] = PH_DEBRIS
+
+
+def _do_debris(s: State, a: int) -> None:
+    p = s.m.item(M_ACTOR)
+    if a == A.DEBRIS_TO_STORAGE:
+        s.debris[p] += 1
+        _continue_repair(s)
+        return
+    cell = a - A.DEBRIS_TO_TILE
+    t = s.grid.item(p, cell)
+    s.tile_debris[t] = 1
+    _start_tile(s, cell, PH_REPAIR, False)
+
+
+def _continue_repair(s: State) -> None:
+    m = s.m
+    if m.item(M_DONE) < m.item(M_VALUE) and len(_legal_repair(s)) > 1:
+        m[M_PHASE] = PH_REPAIR
+    else:
+        _a3(s)
+
+
+register(PH_REPAIR, legal=_legal_repair, do=_do_repair)
+register(PH_DEBRIS, legal=_legal_debris, do=_do_debris)
+register(PH_REPAIR, resume=_continue_repair)

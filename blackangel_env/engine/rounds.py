@@ -1,0 +1,51 @@
+"""Turn order and rounds: a player's turn starts, ends (Hal's turn follows in the solo game), a round ends,
+and after the final round the game is scored.
+"""
+
+from __future__ import annotations
+
+from ..state import (
+    M_ACTION, M_ACTOR, M_DIE, M_END_TRIGGERED, M_GAME_OVER, M_MISSION, M_N_PLAYERS, M_PHASE, M_ROUND, M_SOLO,
+    M_TRIGGER_ROUND, M_TURNS, M_TURN_PLAYER, PH_TURN, State,
+)
+
+from .end import finish_game
+from .hal import hal_turn
+
+
+def _start_turn(s: State, p: int) -> None:
+    m = s.m
+    m[M_TURN_PLAYER] = p
+    m[M_ACTOR] = p
+    m[M_PHASE] = PH_TURN
+    m[M_DIE] = -1
+    m[M_ACTION] = -1
+    m[M_MISSION] = -1
+
+
+def _end_turn(s: State) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    m[M_TURNS] += 1
+    if m.item(M_SOLO):
+        hal_turn(s)        # the solitaire opponent, resolved by the engine between the player's turns
+        if s.m.item(M_GAME_OVER):
+            return
+        _round_done(s)
+        return
+    n = m.item(M_N_PLAYERS)
+    nxt = (p + 1) % n
+    if nxt == 0:
+        _round_done(s)
+        if m.item(M_GAME_OVER):
+            return
+    _start_turn(s, nxt)
+
+
+def _round_done(s: State) -> None:
+    m = s.m
+    if m.item(M_END_TRIGGERED) and m.item(M_ROUND) == m.item(M_TRIGGER_ROUND) + 1:
+        finish_game(s)
+        return
+    m[M_ROUND] += 1
+    _start_turn(s, 0)

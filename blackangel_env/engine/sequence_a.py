@@ -1,0 +1,233 @@
+"""Sequence A's decisions (rulebook A1 and A2): play a card around the grid and resolve the tiles of its
+line; choose a die (own, or bought), modify it, and choose its use.
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..constants import BE_SET_THREE, BE_VP_ON_ACTION, COLOURS
+from ..state import (
+    BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
+    M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER, PH_A1_CARD,
+    PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE, State,
+)
+
+from .core import _log, gain_vp, seat_name
+from .decks import _hand_missions, _lowest_hand_ravager
+from .dice import FLIP
+from .phases import register
+from .die_uses import _boost_cells, _die_boosts, _die_reachable, _die_uses, _selectable_dice
+from .guard import _guarded
+from .tiles import _activatable, _start_tile
+from .activation import _start_mission
+from .board_actions import _resolve_ravager_effect
+
+
+def _legal_a1_card(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    empty = [k for k, code in enumerate(s.slots[p].tolist()) if code < 0]
+    cands = []
+    if empty:
+        for card in _hand_missions(s, p):
+            base = A.PLAY_MISSION + card * 6
+            cands.extend([base + k for k in empty])
+        if s.hand_rav.item(p) > 0:
+            cands.extend([A.PLAY_RAVAGER + k for k in empty])
+    return [A.DONE] + _guarded(s, p, cands)
+
+
+def _pending_cells(s: State) -> list[int]:
+    pend = s.m.item(M_PENDING)
+    return [c for c in range(9) if pend >> c & 1]
+
+
+def _legal_a1_tiles(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    cells = _pending_cells(s)
+    grid = s.grid[p].tolist()
+    boost = s.tile_boost
+    # R-A2 with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only use
+    boosted = [A.RESOLVE_TILE + c for c in cells if boost[grid[c]]]
+    plain = [A.RESOLVE_TILE + c for c in cells if not boost[grid[c]]]
+    return [A.DONE] + plain + _guarded(s, p, boosted)
+
+
+def _legal_a2_die(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    return [A.SELECT_DIE + d for d in _selectable_dice(s, p)]
+
+
+def _legal_a2_modify(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
+    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
+    boosts = _die_boosts(s, p)
+    cache: dict = {}
+    out = list(_die_uses(s, p, colour, value))
+    if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, debris_delta=-1):
+        out.append(A.FLIP_DIE)
+    for i, (cell, eff, bc) in enumerate(boosts):
+        if bc != colour:
+            continue
+        rest = boosts[:i] + boosts[i + 1:]
+        if eff == BE_SET_THREE:
+            ok = _die_reachable(s, p, colour, 3, can_flip, rest, cache)
+        else:
+            ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache) for c2 in range(3) if c2 != colour)
+        if ok:
+            out.append(A.USE_BOOST + cell)
+    return out
+
+
+def _legal_die_colour(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
+    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
+    boosts = _die_boosts(s, p)
+    cache: dict = {}
+    return [A.SET_DIE_COLOUR + c for c in range(3)
+            if c != colour and _die_reachable(s, p, c, value, can_flip, boosts, cache)]
+
+
+def _line_cells(slot: int) -> list[int]:
+    if slot < 3:
+        return [slot * 3 + c for c in range(3)]
+    k = slot - 3
+    return [r * 3 + k for r in range(3)]
+
+
+def _do_a1_card(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _enter_a2(s)
+        return
+    if a >= A.PLAY_RAVAGER:
+        slot = a - A.PLAY_RAVAGER
+        r = _lowest_hand_ravager(s, p)
+        s.rav_where[r] = RV_SLOT + p
+        s.hand_rav[p] -= 1
+        s.slots[p, slot] = RAVAGER_SLOT + r
+        colour = -1
+    else:
+        card, slot = divmod(a - A.PLAY_MISSION, 6)
+        s.mc_where[card] = MC_SLOT + p
+        s.hand_mc[p, card // 20] -= 1
+        s.slots[p, slot] = card
+        colour = card // 20
+    pend = 0
+    comp = s.comp
+    grid = s.grid[p].tolist()
+    for cell in _line_cells(slot):
+        t = grid[cell]
+        if _activatable(s, t) and (colour < 0 or comp.tile_colour[t] == colour):
+            pend |= 1 << cell
+    m[M_A1_SLOT] = slot
+    m[M_A1_COLOUR] = colour
+    m[M_PENDING] = pend
+    if pend:
+        m[M_PHASE] = PH_A1_TILES
+    else:
+        _enter_a2(s)
+
+
+def _do_a1_tiles(s: State, a: int) -> None:
+    m = s.m
+    if a == A.DONE:
+        m[M_PENDING] = 0
+        _enter_a2(s)
+        return
+    cell = a - A.RESOLVE_TILE
+    m[M_PENDING] = m.item(M_PENDING) & ~(1 << cell)
+    _start_tile(s, cell, PH_A1_TILES, False)
+
+
+def _after_a1_tile(s: State) -> None:
+    if s.m.item(M_PENDING):
+        s.m[M_PHASE] = PH_A1_TILES
+    else:
+        _enter_a2(s)
+
+
+def _enter_a2(s: State) -> None:
+    s.m[M_PHASE] = PH_A2_DIE
+    s.m[M_ACTOR] = s.m.item(M_TURN_PLAYER)
+
+
+def _do_a2_die(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    d = a - A.SELECT_DIE
+    owner = s.die_owner.item(d)
+    bought = owner != p
+    if bought:
+        s.res[p] -= 1
+        if owner == BOT:
+            if m.item(M_SOLO):
+                gain_vp(s, BOT, 1, SRC_TRADE, f"{seat_name(s, p)} bought Hal's die")
+            # 2 players: the resource goes to the supply (2-PLAYER GAME)
+        else:
+            s.res[owner] += 1
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {s.die_value.item(d)}")
+    s.die_owner[d] = DIE_IN_USE
+    s.die_reserved[d] = 0
+    m[M_DIE] = d
+    m[M_DIE_BOUGHT] = int(bought)
+    m[M_DIE_COLOUR0] = d // 6
+    m[M_DIE_COLOUR] = d // 6
+    m[M_DIE_VALUE] = s.die_value[d]
+    m[M_DIE_FLIPPED] = 0
+    m[M_BOOSTS_USED] = 0
+    m[M_PHASE] = PH_A2_MODIFY
+
+
+def _do_a2_modify(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.FLIP_DIE:
+        s.debris[p] -= 1
+        v = FLIP[m.item(M_DIE_VALUE)]
+        m[M_DIE_VALUE] = v
+        m[M_DIE_FLIPPED] = 1
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} spends a debris to flip the die to {v}")
+        return
+    if A.USE_BOOST <= a < A.USE_BOOST + 9:
+        cell = a - A.USE_BOOST
+        t = s.grid.item(p, cell)
+        s.tile_boost[t] = 0
+        if s.comp.tile_boost[t] == BE_SET_THREE:
+            m[M_DIE_VALUE] = 3
+            if s.log is not None:
+                _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: the die becomes a 3")
+        else:
+            m[M_PHASE] = PH_DIE_COLOUR
+            if s.log is not None:
+                _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: change the die's colour")
+        return
+    if a >= A.MISSION_ACTION and a < A.MISSION_ACTION + 60:
+        _start_mission(s, p, a - A.MISSION_ACTION)
+        return
+    # BOARD_ACTION
+    act = a - A.BOARD_ACTION
+    m[M_ACTION] = act
+    if any(s.comp.tile_boost_arg[s.grid.item(p, c)] == act for c in _boost_cells(s, p, BE_VP_ON_ACTION)):
+        m[M_PHASE] = PH_ACTION_BOOST
+        return
+    _resolve_ravager_effect(s)
+
+
+def _do_die_colour(s: State, a: int) -> None:
+    s.m[M_DIE_COLOUR] = a - A.SET_DIE_COLOUR
+    s.m[M_PHASE] = PH_A2_MODIFY
+
+
+register(PH_A1_CARD, legal=_legal_a1_card, do=_do_a1_card)
+register(PH_A1_TILES, legal=_legal_a1_tiles, do=_do_a1_tiles)
+register(PH_A2_DIE, legal=_legal_a2_die, do=_do_a2_die)
+register(PH_A2_MODIFY, legal=_legal_a2_modify, do=_do_a2_modify)
+register(PH_DIE_COLOUR, legal=_legal_die_colour, do=_do_die_colour)
+register(PH_A1_TILES, resume=_after_a1_tile)

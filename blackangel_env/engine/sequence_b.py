@@ -1,0 +1,129 @@
+"""Sequence B (rulebook): B.1 reroll one die per workstation robot (the neutral dice of the 2-player
+game), the optional reservation, B.2 clear the board around the player's grid, B.3 the Black Angel advances.
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..constants import BE_FREE_RESERVE, COLOURS
+from ..state import (
+    BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER, PH_B_RESERVE,
+    RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
+)
+
+from .core import _log, gain_vp, seat_name
+from .decks import _discard_mission
+from .dice import _roll_into, _roll_robots
+from .phases import register
+from .black_angel import advance_black_angel
+from .die_uses import _boost_cells
+from .rounds import _end_turn
+
+
+def _legal_b_reserve(s: State) -> list[int]:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    free = m.item(M_B_FREE_COLOUR)
+    reserved = s.die_reserved.tolist()
+    own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
+    if free >= 0:
+        return [A.RESERVE_DIE + d for d in own if d // 6 == free]
+    out = [A.DONE]
+    if not m.item(M_B_PAID) and s.res.item(p) >= 1:
+        out.extend(A.RESERVE_DIE + d for d in own)
+    for cell in _boost_cells(s, p, BE_FREE_RESERVE):
+        c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
+        if any(d // 6 == c for d in own):
+            out.append(A.USE_BOOST + cell)
+    return out
+
+
+def _sequence_b(s: State, p: int) -> None:
+    """B.1 Reroll: lose the value of the dice still in the compartment, roll one die per workstation robot
+    (damaged dice cost 1 VP each); then the optional reservation."""
+    total = 0
+    values = s.die_value.tolist()                  # lists: numpy scalar reads are slow
+    owners = s.die_owner.tolist()
+    d = -1
+    for _ in range(owners.count(p)):               # p's dice (list scan in C)
+        d = owners.index(p, d + 1)
+        total += values[d]
+        s.die_owner[d] = DIE_SUPPLY
+        s.die_reserved[d] = 0
+        s.die_value[d] = 0
+    gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
+    _roll_robots(s, p, penalise=True)
+    if s.m.item(M_N_PLAYERS) == 2:
+        _neutral_dice(s)
+    s.m[M_B_PAID] = 0
+    s.m[M_B_FREE_COLOUR] = -1
+    if len(_legal_b_reserve(s)) > 1:
+        s.m[M_PHASE] = PH_B_RESERVE
+        return
+    _finish_b(s)
+
+
+def _neutral_dice(s: State) -> None:
+    """2-PLAYER GAME: the neutral's 1-3 dice stay, its stars return; then a die of each colour where it has a
+    workstation robot and no die of that colour."""
+    values = s.die_value.tolist()
+    for d, o in enumerate(s.die_owner.tolist()):
+        if o == BOT and values[d] == 0:
+            s.die_owner[d] = DIE_SUPPLY
+    for c in range(3):
+        if s.robots_ws.item(BOT, c) > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
+            _roll_into(s, BOT, c, penalise=False)
+
+
+def _do_b_reserve(s: State, a: int) -> None:
+    m = s.m
+    p = m.item(M_TURN_PLAYER)
+    if a == A.DONE:
+        _finish_b(s)
+        return
+    if A.USE_BOOST <= a < A.USE_BOOST + 9:
+        t = s.grid.item(p, a - A.USE_BOOST)
+        s.tile_boost[t] = 0
+        m[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
+        return
+    d = a - A.RESERVE_DIE
+    s.die_reserved[d] = 1
+    if m.item(M_B_FREE_COLOUR) >= 0:
+        m[M_B_FREE_COLOUR] = -1
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (1x tile)")
+    else:
+        s.res[p] -= 1
+        m[M_B_PAID] = 1
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} for 1 resource")
+    if len(_legal_b_reserve(s)) == 1:
+        _finish_b(s)
+
+
+def _finish_b(s: State) -> None:
+    p = s.m.item(M_TURN_PLAYER)
+    reset_board(s, p)
+    if not s.m.item(M_END_TRIGGERED):
+        advance_black_angel(s)
+    else:
+        _log(s, "the Black Angel advances no further (end of the game triggered)")
+    _end_turn(s)
+
+
+def reset_board(s: State, p: int) -> None:
+    """B.2: discard the cards played around the board; debris on tiles back to storage."""
+    for code in s.slots[p].tolist():
+        if code >= RAVAGER_SLOT:
+            s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
+        elif code >= 0:
+            _discard_mission(s, code)
+    s.slots[p] = -1
+    debris = s.tile_debris
+    for t in s.grid[p].tolist():
+        if t >= 0 and debris[t]:
+            debris[t] = 0
+            s.debris[p] += 1
+
+
+register(PH_B_RESERVE, legal=_legal_b_reserve, do=_do_b_reserve)

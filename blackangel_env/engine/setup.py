@@ -1,0 +1,216 @@
+"""Setting up a game (rulebook SETUP; 2-PLAYER GAME; VARIANT - PLAYING SOLITAIRE) and the setup
+reservations of the player aids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import actions as A
+from ..components import Components, default_components, load_components
+from ..config import GameConfig
+from ..constants import ADV_TILE0, COLOURS, START_TILE0, T_ASTEROID
+from ..state import (
+    BOT, DIE_ABSENT, DIE_SUPPLY, MC_DECK, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_ADVANCED, M_ADV_DECK_N,
+    M_B_FREE_COLOUR, M_DIE, M_DIE_COLOUR, M_DIE_COLOUR0, M_EJECTED_ADV, M_HAL_CARD, M_HAL_DECK_N,
+    M_HAND_LIMIT_RETURN, M_KEEP_RETURN, M_MISSION, M_MOVE_RETURN, M_N_PLAYERS, M_N_STRIPS, M_OWNER, M_PAY_RETURN,
+    M_PAY_SEAT, M_PHASE, M_RAV_DECK_N, M_ROUND, M_SETUP_SEAT, M_SHIP_HEX, M_SOLO, M_SPES_POS, M_SPES_TOKEN_POS,
+    M_TAKEN_TILE, M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, M_TRIGGER_ROUND, M_TURN_PLAYER, PH_SETUP_RESERVE,
+    RV_BOX, RV_DECK, RV_HAND, SRC_START, TL_ADV_DECK, TL_BOX, TL_DISPLAY, TL_GRID, TL_STACK, State, _views,
+    buffer_size,
+)
+
+from .core import SEQ_NONE, _log, seat_name
+from .decks import _draw_mission, _pop_ravager, _pop_tech, _refill_adv_slot, _shuffled, _to_hand
+from .dice import _roll_dice
+from .space import _hex_block, _strip_hexes
+from .phases import register
+from .ravagers import _place_ravager
+from .rounds import _start_turn
+
+
+def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: bool = False,
+             components: Components | None = None, **options) -> State:
+    """Set up a game (rulebook SETUP; 2-PLAYER GAME; VARIANT - PLAYING SOLITAIRE).
+
+    ``config`` may be omitted and options given as keywords (``num_players=3, advanced=True``).  ``seed``
+    seeds the state's own generator; (config, seed, actions) replays a game exactly.
+    """
+    if config is None:
+        config = GameConfig(**options)
+    elif options:
+        raise TypeError("give either a GameConfig or keyword options, not both")
+    comp = components or (load_components(config.components) if config.components else default_components())
+    n = config.num_players
+    solo = n == 1
+    buf = _blank_buffer(len(comp.display_costs))
+    s = State(config, comp, buf, np.random.default_rng(seed))
+    s.bind_views()                       # setup writes most fields, and the game goes on using them
+    if log:
+        s.log = []
+    m = s.m
+    m[M_N_PLAYERS] = n
+    m[M_ADVANCED] = int(config.advanced)
+    m[M_SOLO] = int(solo)
+    n_strips = comp.strips_used[n]
+    m[M_N_STRIPS] = n_strips
+
+    # Step 2: dice (6 / 5 / 4 per colour).
+    per = comp.dice_per_colour[n]
+    s.die_owner[:] = [DIE_SUPPLY if d % 6 < per else DIE_ABSENT for d in range(18)]
+    # Step 3: the Space strips, order and faces at random; Spes token on the farthest strip.
+    chosen = _shuffled(s, list(range(comp.n_strips)))[:n_strips]
+    # one random face per strip, in strip order (one batch: the same numbers as one draw per strip)
+    faces = [int(x * 2) for x in s.rng.random(n_strips).tolist()]
+    s.strip_id[:n_strips] = chosen
+    s.strip_face[:n_strips] = faces
+    # lay the strips: terrain, comet and icons of their hexes (the first three rows of the hex block) in one
+    # assignment, (strips, 3, 5) -> (3, hexes)
+    _hex_block(s)[:3, :5 * n_strips] = _strip_hexes(comp)[chosen, faces].transpose(1, 0, 2).reshape(3, -1)
+    m[M_SPES_TOKEN_POS] = n_strips - 1
+    # Step 5: Technology stacks, display (one tile of each colour on the first 3 spaces, at random).
+    for c in range(3):
+        ids = _shuffled(s, list(range(16 * c, 16 * c + 16)))
+        s.tech_stack[c, :16] = ids[::-1]           # top of the stack = last element
+        s.tech_stack_n[c] = 16
+        s.tile_where[16 * c:16 * c + 16] = TL_STACK
+    order = _shuffled(s, [0, 1, 2])
+    for pos, c in enumerate(order):
+        t = _pop_tech(s, c)
+        s.display[pos] = t
+        s.tile_where[t] = TL_DISPLAY
+    if config.advanced:
+        s.tile_boost[:48] = 1                      # ADVANCED RULES: boost side up
+    # Step 6: Advanced Technology tiles.
+    adv = _shuffled(s, list(range(ADV_TILE0, ADV_TILE0 + 16)))
+    s.tile_where[ADV_TILE0:ADV_TILE0 + 16] = TL_ADV_DECK
+    s.adv_deck[:16] = adv[::-1]
+    m[M_ADV_DECK_N] = 16
+    for slot in range(comp.n_advanced_slots):
+        _refill_adv_slot(s, slot)
+    # Step 7: Mission decks.
+    for c in range(3):
+        ids = _shuffled(s, list(range(20 * c, 20 * c + 20)))
+        s.mc_deck[c, :20] = ids
+        s.mc_deck_n[c] = 20
+    s.mc_where[:] = MC_DECK
+    # Step 8: Ravager deck, removals, two cards on the board.
+    rav = _shuffled(s, list(range(30)))
+    removed = comp.ravagers_removed[n]
+    s.rav_where[rav[:removed]] = RV_BOX
+    deck = rav[removed:]
+    s.rav_deck[:len(deck)] = deck
+    m[M_RAV_DECK_N] = len(deck)
+    s.rav_where[deck] = RV_DECK
+    for _ in range(2):
+        r = _pop_ravager(s)
+        _place_ravager(s, r)
+    # Starting tiles of absent seats go back to the box.
+    s.tile_where[START_TILE0:START_TILE0 + 12] = TL_BOX
+    # Steps 9-14: players (their equal starting amounts first, for all seats at once).
+    s.vp[:n] = comp.start_vp
+    s.vp_src[:n, SRC_START] = comp.start_vp
+    s.robots_break[:n] = comp.robots_break_room
+    s.robots_ws[:n, :] = comp.robots_per_workstation
+    s.robots_supply[:n] = comp.robots_per_player - comp.robots_break_room - 3 * comp.robots_per_workstation
+    s.res[:n] = comp.start_resources
+    s.debris[:n] = comp.start_debris
+    s.ships[:n] = comp.start_ships
+    for p in range(n):
+        kinds = _shuffled(s, [0, 1, 2])
+        for (r, c), k in zip(comp.start_tile_cells, kinds):
+            t = START_TILE0 + 3 * p + k
+            s.grid[p, r * 3 + c] = t
+            s.tile_where[t] = TL_GRID + p
+        for c in range(3):
+            card = _draw_mission(s, c)
+            _to_hand(s, p, card)
+        r = _pop_ravager(s)
+        s.rav_where[r] = RV_HAND + p
+        s.hand_rav[p] += 1
+    if n == 2:
+        # 2-PLAYER GAME: a neutral robot in each workstation.
+        s.robots_ws[BOT, :] = 1
+    if solo:
+        # SOLITAIRE: Hal's disc on his difficulty's VP, a robot in each workstation, the rest in the break room.
+        hv = comp.hal_start_vp[config.hal_difficulty]
+        s.vp[BOT] = hv
+        s.vp_src[BOT, SRC_START] = hv
+        s.robots_ws[BOT, :] = 1
+        s.robots_break[BOT] = comp.robots_per_player - 3
+        hal = _shuffled(s, list(range(12)))
+        s.hal_deck[:12] = hal[::-1]
+        m[M_HAL_DECK_N] = 12
+    # Step 15: in turn order each player rolls one die of each colour; then the neutral / Hal dice.
+    seats = list(range(n)) + ([BOT] if n <= 2 else [])
+    _roll_dice(s, [(p, c, 1) for p in seats for c in range(3)], penalise=False)
+    # Player aids: advantages of positions 2-4 (rules-notes C9).
+    for p in range(1, n):
+        if comp.aid_resources[p]:
+            s.res[p] += comp.aid_resources[p]
+    m[M_ROUND] = 1
+    m[M_TURN_PLAYER] = 0
+    for p in range(n):
+        s.last_seq[p] = SEQ_NONE
+    _next_setup_reserve(s, 0)
+    if s.log is not None:
+        _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
+                f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
+    return s
+
+
+_BLANK: dict[int, np.ndarray] = {}
+
+
+def _blank_buffer(display_len: int) -> np.ndarray:
+    """A new state buffer before setup: zeros, with the "none" value -1 in the registers and fields that hold
+    ids, and asteroids on the Space board (a cached template, copied)."""
+    blank = _BLANK.get(display_len)
+    if blank is None:
+        blank = np.zeros(buffer_size(display_len), dtype=np.int16)
+        views = _views(display_len)
+        m = blank[views["m"][1]:views["m"][2]]
+        for reg in (M_HAL_CARD, M_DIE, M_ACTION, M_MISSION, M_A1_SLOT, M_A1_COLOUR, M_TILE_CELL, M_TILE_EFFECT,
+                    M_TILE_RETURN, M_SHIP_HEX, M_MOVE_RETURN, M_TAKEN_TILE, M_EJECTED_ADV, M_PAY_RETURN, M_PAY_SEAT,
+                    M_KEEP_RETURN, M_B_FREE_COLOUR, M_OWNER, M_HAND_LIMIT_RETURN, M_SPES_POS, M_TRIGGER_ROUND,
+                    M_DIE_COLOUR0, M_DIE_COLOUR):
+            m[reg] = -1
+        for name in ("grid", "slots", "adv_space", "rav_loc", "display", "adv_slots", "mc_owner", "mc_hex",
+                     "mc_deck", "drawn", "rav_deck", "hex_card", "hex_ship", "tech_stack", "adv_deck", "hal_deck",
+                     "strip_id", "strip_face"):
+            blank[views[name][1]:views[name][2]] = -1
+        blank[views["hex_terrain"][1]:views["hex_terrain"][2]] = T_ASTEROID
+        _BLANK[display_len] = blank
+    return blank.copy()
+
+
+def _next_setup_reserve(s: State, start: int) -> None:
+    """Players whose aid grants a free reservation choose a die (or none), in turn order (SETUP step 15)."""
+    n = s.m.item(M_N_PLAYERS)
+    for p in range(start, n):
+        if s.comp.aid_free_reserve[p] and any(s.die_owner.item(d) == p for d in range(18)):
+            s.m[M_PHASE] = PH_SETUP_RESERVE
+            s.m[M_SETUP_SEAT] = p
+            s.m[M_ACTOR] = p
+            return
+    s.m[M_SETUP_SEAT] = -1
+    _start_turn(s, 0)
+
+
+def _legal_setup_reserve(s: State) -> list[int]:
+    p = s.m.item(M_SETUP_SEAT)
+    reserved = s.die_reserved.tolist()
+    return [A.DONE] + [A.RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
+
+
+def _do_setup_reserve(s: State, a: int) -> None:
+    p = s.m.item(M_SETUP_SEAT)
+    if a != A.DONE:
+        d = a - A.RESERVE_DIE
+        s.die_reserved[d] = 1
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (player aid)")
+    _next_setup_reserve(s, p + 1)
+
+
+register(PH_SETUP_RESERVE, legal=_legal_setup_reserve, do=_do_setup_reserve)

@@ -1,0 +1,143 @@
+"""The Space board: laying strips, the hex fields as one block, ships on hexes, where a ship can move
+(basic operations, no decision).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import black_angel_hex, distances, neighbours
+from ..components import Components
+from ..constants import T_ASTEROID
+from ..state import BOT, M_N_STRIPS, State, _views
+
+
+_STRIP_HEXES: dict[int, tuple[Components, np.ndarray]] = {}
+
+
+def _strip_hexes(comp: Components) -> np.ndarray:
+    """[strip, face] -> (3, 5) array of the terrain, comet flag (1/0) and Ravager icons of the 5 hexes."""
+    hit = _STRIP_HEXES.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        table = np.array([[[st[:5], cm[:5], ic[:5]] for st, cm, ic in zip(ter, com, ico)]
+                          for ter, com, ico in zip(comp.strip_terrain, comp.strip_comet, comp.strip_icons)],
+                         dtype=np.int16)
+        hit = _STRIP_HEXES[id(comp)] = (comp, table)
+    return hit[1]
+
+
+def _hex_block(s: State) -> np.ndarray:
+    """The fields hex_terrain, hex_comet, hex_icons and hex_card (consecutive in the buffer) as one (4, hexes)
+    view."""
+    f = s._fields
+    start, end = f["hex_terrain"][1], f["hex_card"][2]
+    return s.buf[start:end].reshape(4, -1)
+
+
+def _strip_block(s: State) -> np.ndarray:
+    """The fields strip_id and strip_face (consecutive in the buffer) as one (2, strips) view."""
+    f = s._fields
+    return s.buf[f["strip_id"][1]:f["strip_face"][2]].reshape(2, -1)
+
+
+def _own_ship_hexes(s: State, p: int) -> list[int]:
+    # a player has at most one ship per hex; list.count / list.index scan in C, as in _hand_missions
+    hs = s.hex_ship.ravel().tolist()
+    out = []
+    i = -1
+    for _ in range(hs.count(p)):
+        i = hs.index(p, i + 1)
+        out.append(i >> 1)
+    return out
+
+
+def _ships_on(s: State, h: int) -> list[int]:
+    return [x for x in s.hex_ship[h].tolist() if x >= 0]
+
+
+def _remove_ship(s: State, h: int, p: int) -> None:
+    if s.hex_ship.item(h, 0) == p:
+        s.hex_ship[h, 0] = s.hex_ship[h, 1]
+        s.hex_ship[h, 1] = -1
+    else:
+        s.hex_ship[h, 1] = -1
+
+
+def _add_ship(s: State, h: int, p: int) -> None:
+    if s.hex_ship.item(h, 0) < 0:
+        s.hex_ship[h, 0] = p
+    else:
+        s.hex_ship[h, 1] = p
+
+
+def _ship_to_supply(s: State, h: int, p: int) -> None:
+    """A ship leaves the board for the general supply; its pilot returns to the player's robot supply."""
+    _remove_ship(s, h, p)
+    if p != BOT:
+        s.robots_supply[p] += 1
+
+
+def _passable(s: State) -> list[bool]:
+    n = s.m.item(M_N_STRIPS) * 5
+    ter = s.hex_terrain[:n].tolist()
+    out = list(map(T_ASTEROID.__ne__, ter))     # [t != T_ASTEROID for t in ter], the loop in C
+    out[black_angel_hex(s.m.item(M_N_STRIPS))] = True   # the Black Angel's shields (Command step 1)
+    return out
+
+
+def _occupancy_ok(s: State, h: int, p: int, moving_from: int, hs: list[int] | None = None) -> bool:
+    """At most 2 ships per hex, of different players (Command step 1).  ``hs``: ``hex_ship`` as a flat list."""
+    if hs is None:
+        a, b = s.hex_ship[h].tolist()
+    else:
+        a, b = hs[2 * h], hs[2 * h + 1]
+    cnt = (a >= 0) + (b >= 0)
+    own = (a == p) + (b == p)
+    if h == moving_from:       # the moving ship itself leaves this hex
+        cnt -= 1
+        own -= 1
+    return cnt < 2 and own == 0
+
+
+def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: bool,
+                  passable: list[bool] | None = None) -> list[int]:
+    """Hexes a ship (already at ``start`` if ``existing``, else launched from the Black Angel's hex) can end
+    on after moving between rmin and rmax hexes.  Moving out and back counts as a move (rules-notes D4)."""
+    if passable is None:
+        passable = _passable(s)
+    n_strips = s.m.item(M_N_STRIPS)
+    dist = distances(n_strips, start, passable, rmax)
+    moving_from = start if existing else -1
+    hs = s.hex_ship.ravel().tolist()            # one list for all the occupancy checks
+    out = []
+    for h, d in dist.items():
+        if h == start:
+            ok = rmin == 0 or (rmax >= 2 and any(passable[g] for g in neighbours(n_strips)[start]))
+        else:
+            ok = d >= rmin
+        if ok and _occupancy_ok(s, h, p, moving_from, hs):
+            out.append(h)
+    out.sort()
+    return out
+
+
+def _can_place_at(s: State, h: int, colour: int) -> bool:
+    return s.hex_terrain.item(h) == colour and s.hex_card.item(h) < 0
+
+
+_GEOMETRY: dict[int, tuple[int, tuple[tuple[int, ...], ...], int]] = {}
+
+
+def _geometry(n_strips: int) -> tuple[int, tuple[tuple[int, ...], ...], int]:
+    """(number of hexes, neighbours, Black Angel hex) of a board of n_strips: constants, computed once."""
+    g = _GEOMETRY.get(n_strips)
+    if g is None:
+        g = _GEOMETRY[n_strips] = (n_strips * 5, neighbours(n_strips), black_angel_hex(n_strips))
+    return g
+
+
+_v = _views(8)
+assert _v["hex_terrain"][2] == _v["hex_comet"][1] and _v["hex_comet"][2] == _v["hex_icons"][1] \
+    and _v["hex_icons"][2] == _v["hex_card"][1], "_hex_block needs the four hex fields consecutive"
+assert _v["strip_id"][2] == _v["strip_face"][1], "_strip_block needs strip_id and strip_face consecutive"
+del _v

@@ -1,0 +1,40 @@
+"""The turn's choice: Sequence A, Sequence B, or (in a final turn with no die usable) passing."""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..state import M_PHASE, M_TURN_PLAYER, PH_A1_CARD, PH_TURN, State
+
+from .core import SEQ_A, SEQ_B, _log, seat_name
+from .phases import register
+from .end import is_final_turn
+from .die_uses import a2_possible
+from .rounds import _end_turn
+from .sequence_b import _sequence_b
+
+
+def _legal_turn(s: State) -> list[int]:
+    p = s.m.item(M_TURN_PLAYER)
+    if a2_possible(s, p):
+        return [A.SEQUENCE_A, A.SEQUENCE_B]
+    if is_final_turn(s):
+        return [A.SEQUENCE_B, A.PASS]
+    return [A.SEQUENCE_B]
+
+
+def _do_turn(s: State, a: int) -> None:
+    p = s.m.item(M_TURN_PLAYER)
+    if a == A.SEQUENCE_A:
+        s.last_seq[p] = SEQ_A
+        s.m[M_PHASE] = PH_A1_CARD
+    elif a == A.SEQUENCE_B:
+        s.last_seq[p] = SEQ_B
+        _sequence_b(s, p)
+    else:  # PASS
+        s.last_seq[p] = SEQ_B
+        if s.log is not None:
+            _log(s, f"{seat_name(s, p)} passes the final turn")
+        _end_turn(s)
+
+
+register(PH_TURN, legal=_legal_turn, do=_do_turn)
