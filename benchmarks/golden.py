@@ -65,8 +65,14 @@ def env_games() -> list[dict]:
     return out
 
 
+def determinize_games() -> list[dict]:
+    """Games along which the agents' determinization (``agents.information.determinize``) is hashed."""
+    return [{"kind": "determinize", "num_players": n, "advanced": advanced, "hal_difficulty": "standard",
+             "seed": 90_000 + 10 * n + advanced} for n in (1, 2, 3, 4) for advanced in (False, True)]
+
+
 def all_games() -> list[dict]:
-    return engine_games() + env_games()
+    return engine_games() + env_games() + determinize_games()
 
 
 def _h() -> "hashlib._Hash":
@@ -130,12 +136,35 @@ def play_env_game(spec: dict) -> dict:
             "actions": h_actions.hexdigest(), "rewards": h_rewards.hexdigest()}
 
 
+def play_determinize_game(spec: dict) -> dict:
+    """Uniform random play; at every other decision a determinization for the seat to act (from a generator of
+    its own), hashed: the buffer and the generator's state of the determinized copy."""
+    from agents.information import determinize
+
+    s = engine.new_game(num_players=spec["num_players"], advanced=spec["advanced"],
+                        hal_difficulty=spec["hal_difficulty"], seed=spec["seed"])
+    rng = np.random.default_rng(spec["seed"] + 1)
+    world_rng = np.random.default_rng(spec["seed"] + 2)
+    h = _h()
+    steps = worlds = 0
+    while not s.terminal:
+        if steps % 2 == 0:
+            d = determinize(s, s.actor, world_rng)
+            h.update(d.buf.tobytes())
+            h.update(json.dumps(d.rng_state(), sort_keys=True, default=str).encode())
+            worlds += 1
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.random() * len(legal))])
+        steps += 1
+    return {"steps": steps, "worlds": worlds, "determinizations": h.hexdigest()}
+
+
 def _digest(b: bytes) -> str:
     return hashlib.sha256(b).hexdigest()
 
 
 def play(spec: dict) -> dict:
-    return play_engine_game(spec) if spec["kind"] == "engine" else play_env_game(spec)
+    return {"engine": play_engine_game, "env": play_env_game, "determinize": play_determinize_game}[spec["kind"]](spec)
 
 
 def record(path: Path = DATA) -> None:

@@ -3,8 +3,8 @@
 Seeded random games over every configuration (1-4 players, base and advanced rules, every Hal difficulty), each
 compared with its recorded hashes of the actions, the legal sets, the state buffer after every step, the log
 (every 5th game), the generator's final state and the final scores; a few games per configuration go through the
-PettingZoo ``env()`` and compare every observation vector, mask and reward.  A refactoring or a speed-up must
-leave them all unchanged.  Re-recording (``python benchmarks/golden.py --record``) is allowed only for a change
+PettingZoo ``env()`` and compare every observation vector, mask and reward; along 8 more games the agents'
+determinizations of the state are compared.  A refactoring or a speed-up must leave them all unchanged.  Re-recording (``python benchmarks/golden.py --record``) is allowed only for a change
 meant to change games, such as a rule fix, in its own commit (see the script's docstring).
 """
 
@@ -31,6 +31,8 @@ def test_the_record_covers_every_configuration():
     assert {g["hal_difficulty"] for g in games if g["kind"] == "engine" and g["num_players"] == 1} == set(
         golden.HAL_DIFFICULTIES)
     assert {(g["num_players"], g["advanced"]) for g in games if g["kind"] == "env"} == {
+        (n, a) for n in (1, 2, 3, 4) for a in (False, True)}
+    assert {(g["num_players"], g["advanced"]) for g in games if g["kind"] == "determinize"} == {
         (n, a) for n in (1, 2, 3, 4) for a in (False, True)}
     assert len(games) >= 250
     assert games == golden.all_games()          # the script would record the same list
