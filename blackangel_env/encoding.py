@@ -44,13 +44,14 @@ except ImportError:                    # pragma: no cover - numpy < 2
     from numpy.core.umath import clip as _clip
 
 from .board import black_angel_hex
+from .engine.visibility import private_mission_places
 from .components import Components, default_components
 from .constants import (
     ADV_TILE0, ADVANCED_EFFECTS, BOOST_EFFECTS, COLOURS, MISSION_KINDS, N_ADVANCED, N_HAL_CARDS, N_MISSIONS, N_RAVAGERS,
     N_TECH, N_TILES, RAVAGER_EFFECTS, TERRAINS, TILE_EFFECTS,
 )
 from .state import (
-    BOT, DIE_ABSENT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MAX_STRIPS, MC_DISCARD, MC_DRAWN, MC_HAND,
+    BOT, DIE_ABSENT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MAX_STRIPS, MC_DISCARD, MC_DRAWN,
     MC_TUCKED, N_DICE, N_HEXES, PHASE_NAMES, RAVAGER_SLOT, RV_BOARD, RV_BOX, RV_DISCARD, TL_DISCARD, TL_EJECTED,
     TL_TAKEN, State,
     buffer_size, layout as buffer_layout,
@@ -69,6 +70,11 @@ __all__ = [
 ]
 
 _not_equal = np.not_equal     # the ufunc, bound once
+
+# The observer's private Mission card places (``engine.visibility.private_mission_places``) listed card by card,
+# and their slices; of the other seats' places the observation shows what the visibility table's ``shown`` says.
+# (The observer's own face-down slot cards are shown by colour, as everyone's.)
+OWN_CARD_SLICES = {"hand": "own.hand", "drawn": "own.drawn"}
 
 INT16_MAX = 32767             # bound of any quantity stored in the state buffer
 REL_SEATS = 4                 # p0 (observer) .. p3
@@ -628,8 +634,9 @@ def _entries(comp: Components, n: int, seat: int, slices: list[ObsSlice], X: _Ex
         cat(X.d["hex_owner"] + h, seat_map(S["space.card_owner"] + h * SEAT_CODES))
     scal(X.ONE, S["space.black_angel"] + black_angel_hex(n_strips))
     # -- Mission cards by id: own hand / drawn, Space, tucked, drawn and discarded counts ----------------------
+    own = private_mission_places(seat)          # the places only the observer sees into (engine.visibility)
     for c in range(N_MISSIONS):
-        cat(X.buf("mc_where", c), {MC_HAND + seat: S["own.hand"] + c, MC_DRAWN + seat: S["own.drawn"] + c})
+        cat(X.buf("mc_where", c), {own[place]: S[name] + c for place, name in OWN_CARD_SLICES.items()})
         cat(X.buf("mc_hex", c), {h: S["space.mission_strip"] + c * MAX_STRIPS + h // 5 for h in range(N_HEXES)})
     cnt = X.d["counts"]
     for col in range(3):

@@ -21,7 +21,7 @@ read and write the numpy views.  The modules, bottom layer first (each imports o
 ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
 ``repair``, ``destroy``, ``activation``, ``board_actions``); Sequence A's decisions (``sequence_a``);
-``setup``.
+``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` a
 from . import (
     core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
     a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions, sequence_a, setup,
+    visibility,
 )
 from .black_angel import advance_black_angel
 from .core import SEQ_A, SEQ_B, SEQ_NONE, IllegalActionError, gain_goods, gain_vp, hal_gain, seat_name
@@ -42,6 +43,7 @@ from .missions import place_mission
 from .phases import apply, apply_unchecked, legal_actions, legal_mask
 from .sequence_b import reset_board
 from .setup import new_game
+from .visibility import resample_hidden
 
 phases.check_complete()
 
@@ -49,12 +51,12 @@ __all__ = [
     "FLIP", "SEQ_A", "SEQ_B", "SEQ_NONE", "IllegalActionError", "a2_possible", "advance_black_angel",
     "advanced_tiles_detail", "apply", "apply_unchecked", "final_scores", "finish_game", "gain_goods", "gain_vp",
     "hal_free_activation", "hal_gain", "hal_turn", "is_final_turn", "legal_actions", "legal_mask", "new_game",
-    "place_mission", "reset_board", "score_breakdown", "seat_name", "winners",
+    "place_mission", "resample_hidden", "reset_board", "score_breakdown", "seat_name", "winners",
 ]
 
 _MODULES = (core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
             rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions,
-            sequence_a, setup)
+            sequence_a, setup, visibility)
 
 
 def __getattr__(name: str):
