@@ -70,13 +70,15 @@ def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, pos: _Position
     return ships >= 1 and robots >= 2 and pos.placeable(pos.ba, colour) and pos.free_for(pos.ba, p)
 
 
-def _board_action_ok(s: State, p: int, a: int, value: int, pos: _Position | None = None) -> bool:
-    if pos is None:
-        pos = _position(s)
-    ev = value - 1 if (value > 0 and pos.dmg[a] >= s.comp.max_action_damage) else value
-    kind = s.comp.action_kind[a]
+def _action_can_start(s: State, p: int, a: int, kind: int, colour: int, ev: int, pos: _Position) -> bool:
+    """The board action families' predicate: can action ``a`` (of ``kind`` and ``colour``) start for p with a die
+    worth ``ev`` on it (after damage)?  The one answer used by the legal uses of a die (``_die_uses``), by the
+    look-ahead that keeps a die usable (``_die_usable``, through ``_board_use``) and by the A1 guard's robust uses
+    (``_a2_robust``).  Command: a ship can move or launch, or with a star die a Mission card can be placed
+    (``_command_ok``); Discover: a tile within ``ev``; Repair: a Damage cube to remove, now or after the
+    Ravager's effect; Destroy: a whole Ravager location within ``ev``."""
     if kind == ACT_COMMAND:
-        return _command_ok(s, p, s.comp.action_colour[a], ev, pos.top[a], pos)
+        return _command_ok(s, p, colour, ev, pos.top[a], pos)
     if ev < 1:
         return False
     if kind == ACT_DISCOVER:
@@ -84,6 +86,22 @@ def _board_action_ok(s: State, p: int, a: int, value: int, pos: _Position | None
     if kind == ACT_REPAIR:
         return pos.any_damage or _repair_target_exists(s, a)
     return ev >= pos.destroy_min           # ACT_DESTROY: a whole location within the activations
+
+
+def _mission_can_start(s: State, p: int, card: int, res_delta: int = 0, debris_delta: int = 0) -> bool:
+    """The activation family's predicate: can p start activating ``card`` (an activation card in Space, of the
+    die's colour) with a die of value 1 or more: access to the card, and its cost payable once the price of a
+    bought die (``res_delta`` -1, R-A14) and a debris flip (``debris_delta`` -1, R-A16) are paid.  Used by the
+    legal uses of a die (``_die_uses``) and by the look-ahead (``_mission_use``)."""
+    return _has_access(s, p, card) and _can_pay(s, p, s.comp.mission_cost[card], res_delta, debris_delta)
+
+
+def _board_action_ok(s: State, p: int, a: int, value: int, pos: _Position | None = None) -> bool:
+    """Board action ``a`` can start with a die of ``value`` (``_action_can_start`` after the action's damage)."""
+    if pos is None:
+        pos = _position(s)
+    ev = value - 1 if (value > 0 and pos.dmg[a] >= s.comp.max_action_damage) else value
+    return _action_can_start(s, p, a, s.comp.action_kind[a], s.comp.action_colour[a], ev, pos)
 
 
 def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> list[int]:
@@ -101,7 +119,7 @@ def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> 
     out = [A.BOARD_ACTION + a for a in _actions_of_colour(comp)[colour] if _board_action_ok(s, p, a, value, pos)]
     if value >= 1:
         for card in pos.act_cards[colour]:
-            if _has_access(s, p, card) and _can_pay(s, p, comp.mission_cost[card], res_delta):
+            if _mission_can_start(s, p, card, res_delta):
                 out.append(A.MISSION_ACTION + card)
     memo[key] = out
     return out
@@ -129,34 +147,21 @@ def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0, d
 
 
 def _board_use(s: State, p: int, colour: int, value: int, pos: _Position) -> bool:
-    """Some board action of ``colour`` is legal with ``value``: the colour's other action first (its check reads a
-    few cached numbers), then Command.  (``_board_action_ok`` of each action, inlined: this runs for every die
-    colour and value met in A2.)"""
-    comp = s.comp
+    """Some board action of ``colour`` can start with ``value``: the colour's other action first (its check reads
+    a few cached numbers), then Command."""
     dmg = pos.dmg
-    full = comp.max_action_damage
-    for a, kind in _colour_checks(comp)[colour]:
+    full = s.comp.max_action_damage
+    for a, kind in _colour_checks(s.comp)[colour]:
         ev = value - 1 if (value > 0 and dmg[a] >= full) else value
-        if kind == ACT_COMMAND:
-            if _command_ok(s, p, colour, ev, pos.top[a], pos):
-                return True
-        elif ev >= 1:
-            if kind == ACT_DISCOVER:
-                if ev >= pos.disc_min:
-                    return True
-            elif kind == ACT_REPAIR:
-                if pos.any_damage or _repair_target_exists(s, a):
-                    return True
-            elif ev >= pos.destroy_min:        # ACT_DESTROY
-                return True
+        if _action_can_start(s, p, a, kind, colour, ev, pos):
+            return True
     return False
 
 
 def _mission_use(s: State, p: int, colour: int, res_delta: int, pos: _Position, debris_delta: int = 0) -> bool:
-    """Some activation Mission card of ``colour`` in Space is usable (a die of value 1 or more)."""
-    costs = s.comp.mission_cost
+    """Some activation Mission card of ``colour`` in Space can start (a die of value 1 or more)."""
     for card in pos.act_cards[colour]:
-        if _has_access(s, p, card) and _can_pay(s, p, costs[card], res_delta, debris_delta):
+        if _mission_can_start(s, p, card, res_delta, debris_delta):
             return True
     return False
 
