@@ -7,11 +7,11 @@ whether ``resample_hidden`` draws its cards anew for a seat that cannot identify
 face-down stacks whose order no seat sees, and what is visible of each; the game's random generator (future
 rolls and reshuffles) is hidden from every seat.  Everything else in the state buffer is public.
 
-Two places are hidden from the other seats but kept as they are by ``resample_hidden`` (``resampled=False``):
-Ravager cards in a hand (a seat has seen them come there: Destroy takes them from the board in view of all)
-and face down in a slot (once played only their kind matters), and the two Mission cards of a draw-two-keep-one
-choice (they are resolved before the seat to plan acts again).  The observation shows neither, since it has no
-memory of how they got there.
+Some places are hidden from the other seats but kept as they are by ``resample_hidden`` (``resampled=False``):
+Ravager cards in a hand or face down in a slot (a seat has seen most of them arrive: Destroy takes them from the
+board in view of all; the determinization keeps them rather than track which were seen), and the two Mission
+cards of a draw-two-keep-one choice (only the seat about to choose holds any, so no other seat plans while they
+are out).  The observation shows none of them, since it has no memory of how they got there.
 
 Users: ``blackangel_env.encoding`` shows the observer the cards of the places it sees privately
 (``private_mission_places``) card by card, and of the other seats' places only what ``shown`` says;
