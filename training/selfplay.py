@@ -48,6 +48,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena import play_batched, win_stats
+
 from .checkpoints import BEST_MODEL, read_meta
 from .config import PPO_SCHEMA, ConfigError, Key, dump_config, load_config
 from .selfplay_env import SEAT_MODES, SNAPSHOT, SelfPlayEnv, learner_result
@@ -187,8 +189,6 @@ def evaluate_tables(model, opponents: list[str], n_games: int, num_players: int 
     ``batch`` games at a time with one batched forward pass per step.  Game i: the learner at seat
     ``i mod num_players``, seeded ``seed + i``.  Returns per code the games, wins, win rate and its Wilson 95%
     interval, mean VP, mean margin (own VP - best other VP) and truncated games; ``envs`` reuses environments."""
-    from .evaluate import wilson_interval
-
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     t0 = time.perf_counter()
@@ -200,45 +200,27 @@ def evaluate_tables(model, opponents: list[str], n_games: int, num_players: int 
         envs.append(SelfPlayEnv(num_players=num_players, pool={"baselines": ["random"]}, advanced=advanced,
                                 max_steps=max_steps))
     results: dict[str, list[tuple[bool, float, float, bool]]] = {c: [] for c in opponents}
-    active: dict[int, tuple[str, np.ndarray]] = {}
-    queue = iter(tasks)
 
-    def start(slot: int) -> None:
-        task = next(queue, None)
-        if task is not None:
-            code, i = task
-            obs, _ = envs[slot].reset(seed=seed + i, options={"seat": i % num_players, "opponents": code})
-            active[slot] = (code, obs)
+    def reset(env: SelfPlayEnv, task: tuple[str, int]) -> np.ndarray:
+        code, i = task
+        return env.reset(seed=seed + i, options={"seat": i % num_players, "opponents": code})[0]
 
-    for slot in range(n_par):
-        start(slot)
-    while active:
-        slots = sorted(active)
-        actions, _ = model.predict(np.stack([active[s][1] for s in slots]), deterministic=deterministic,
-                                   action_masks=np.stack([envs[s].action_masks() for s in slots]))
-        for slot, a in zip(slots, np.asarray(actions).reshape(-1)):
-            code = active[slot][0]
-            obs, _, term, trunc, info = envs[slot].step(int(a))
-            if not (term or trunc):
-                active[slot] = (code, obs)
-                continue
-            del active[slot]
-            if term:
-                won, margin = learner_result(info)
-                vp = info["scores"][info["learner_seat"]]
-            else:                                        # cut by max_steps: a loss
-                s = envs[slot].game_state
-                seat = envs[slot].seat
-                vp = int(s.vp[seat])
-                won, margin = False, float(vp - max(int(v) for p, v in enumerate(s.vp[:num_players]) if p != seat))
-            results[code].append((bool(won), float(vp), float(margin), bool(trunc and not term)))
-            start(slot)
+    def finish(env: SelfPlayEnv, task: tuple[str, int], term: bool, trunc: bool, info: dict) -> None:
+        if term:
+            won, margin = learner_result(info)
+            vp = info["scores"][info["learner_seat"]]
+        else:                                        # cut by max_steps: a loss
+            s, seat = env.game_state, env.seat
+            vp = int(s.vp[seat])
+            won, margin = False, float(vp - max(int(v) for p, v in enumerate(s.vp[:num_players]) if p != seat))
+        results[task[0]].append((bool(won), float(vp), float(margin), bool(trunc and not term)))
+
+    play_batched(model, envs[:n_par], tasks, reset, finish, deterministic=deterministic)
     per = {}
     for code, rows in results.items():
         won, vp, margin, cut = (np.array(col) for col in zip(*rows))
         wins = int(won.sum())
-        per[code] = {"games": len(rows), "wins": wins, "win_rate": wins / len(rows),
-                     "ci95": list(wilson_interval(wins, len(rows))), "mean_vp": float(vp.mean()),
+        per[code] = {**win_stats(wins, len(rows)), "mean_vp": float(vp.mean()),
                      "mean_margin": float(margin.mean()), "truncated": int(cut.sum())}
     return {"opponents": per, "players": num_players, "advanced": bool(advanced), "seed": seed,
             "games_per_opponent": n_games, "deterministic": bool(deterministic),
