@@ -51,9 +51,11 @@ import numpy as np
 from agents.arena import play_batched, win_stats
 
 from .checkpoints import BEST_MODEL, read_meta
-from .config import PPO_SCHEMA, ConfigError, Key, dump_config, load_config
+from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
+                     check_agent_code_list_required, dump_config, load_config)
 from .selfplay_env import SEAT_MODES, SNAPSHOT, SelfPlayEnv, learner_result
-from .train_ppo import Trainer, _prepare, _tensorboard, run_training, shaping_kwargs, training_parser
+from .envs import shaping_kwargs
+from .train_ppo import Trainer, prepare_run, run_training, training_parser, use_tensorboard
 
 __all__ = ["SELFPLAY_SCHEMA", "SelfPlayTrainer", "append_csv", "eval_row", "evaluate_tables", "format_tables",
            "list_snapshots", "main", "train"]
@@ -62,23 +64,6 @@ POOL_DIR = "pool"
 _SNAP = re.compile(r"^step_(\d+)\.zip$")
 EVAL_FIELDS = ["step", "opponent", "players", "games", "wins", "win_rate", "ci95_low", "ci95_high", "mean_vp",
                "mean_margin", "truncated", "seconds"]
-
-
-def _agent_codes(text: str) -> str | None:
-    from agents import parse_agent_code
-    codes = [c.strip() for c in text.split(",") if c.strip()]
-    try:
-        for c in codes:
-            parse_agent_code(c)
-    except ValueError as e:
-        return f"holds a bad agent code ({e})"
-    return None
-
-
-def _codes_required(text: str) -> str | None:
-    if not [c for c in text.split(",") if c.strip()]:
-        return "must list at least one agent code"
-    return _agent_codes(text)
 
 
 def _weight(v):
@@ -106,7 +91,7 @@ def _schema() -> dict[str, Key]:
                                     check=_weight),
         "selfplay.baselines": Key(str, "random,greedy", "baseline agent codes, comma-separated (agents."
                                   "make_agent: random, greedy, heuristic, mcts:<n>, policy:<path>)",
-                                  check=_agent_codes),
+                                  check=check_agent_code_list),
         "selfplay.per_seat": Key(bool, True, "draw every opponent seat on its own (false: one draw per table)"),
         "selfplay.deterministic": Key(bool, False, "snapshots play their greedy action (false: they sample)"),
     })
@@ -114,7 +99,7 @@ def _schema() -> dict[str, Key]:
     out.update({k: v for k, v in ppo.items() if k.startswith("eval.")})
     out["eval.n_games"] = replace(ppo["eval.n_games"], default=50, help="games per opponent code per evaluation")
     out["eval.opponents"] = Key(str, "random,greedy", "agent codes to evaluate against (that agent at every "
-                                "other seat), comma-separated", check=_codes_required)
+                                "other seat), comma-separated", check=check_agent_code_list_required)
     out.update({k: v for k, v in ppo.items() if k.startswith(("checkpoint.", "logging."))})
     return out
 
@@ -122,15 +107,11 @@ def _schema() -> dict[str, Key]:
 SELFPLAY_SCHEMA: dict[str, Key] = _schema()
 
 
-def _codes(text: str) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()]
-
-
 def env_kwargs(cfg: dict[str, Any], index: int = 0, snapshots: list[str] = ()) -> dict[str, Any]:
     """Keyword arguments of ``SelfPlayEnv`` from the ``env.*`` and ``selfplay.*`` keys."""
     return {
         "num_players": cfg["env.num_players"], "seat": cfg["env.seat"], "index": index,
-        "pool": {"baselines": _codes(cfg["selfplay.baselines"]), "w_latest": cfg["selfplay.w_latest"],
+        "pool": {"baselines": agent_code_list(cfg["selfplay.baselines"]), "w_latest": cfg["selfplay.w_latest"],
                  "w_pool": cfg["selfplay.w_pool"], "w_baselines": cfg["selfplay.w_baselines"],
                  "pool_size": cfg["selfplay.pool_size"], "snapshots": list(snapshots)},
         "per_seat": cfg["selfplay.per_seat"], "deterministic": cfg["selfplay.deterministic"],
@@ -309,7 +290,7 @@ class SelfPlayTrainer(Trainer):
     def evaluate(self, model) -> dict[str, Any]:
         cfg = self.cfg
         n = int(model.num_timesteps)
-        r = evaluate_tables(model, _codes(cfg["eval.opponents"]), cfg["eval.n_games"],
+        r = evaluate_tables(model, agent_code_list(cfg["eval.opponents"]), cfg["eval.n_games"],
                             num_players=cfg["env.num_players"], advanced=cfg["env.advanced"], seed=cfg["eval.seed"],
                             deterministic=cfg["eval.deterministic"], max_steps=cfg["env.max_steps"],
                             envs=self._eval_envs)
@@ -345,7 +326,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
           progress=print) -> dict[str, Any]:
     """The script as a function: ``train_ppo.train``'s summary dict."""
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
-    cfg, run_dir, ckpt = _prepare(args, schema=SELFPLAY_SCHEMA)
+    cfg, run_dir, ckpt = prepare_run(args, schema=SELFPLAY_SCHEMA)
     rollout = cfg["ppo.n_steps"] * cfg["vec_env.n_envs"]
     if cfg["ppo.batch_size"] > rollout:
         raise ConfigError(f"config key 'ppo.batch_size' ({cfg['ppo.batch_size']}) must not exceed "
@@ -354,7 +335,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
         _EnvFactory(env_kwargs(cfg), shaping_kwargs(cfg))().close()
     except (ValueError, TypeError) as e:
         raise ConfigError(f"config section 'env' / 'selfplay': {e}") from None
-    _tensorboard(cfg)
+    use_tensorboard(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     dump_config(cfg, run_dir / "config.yaml")
     return SelfPlayTrainer(cfg, run_dir, ckpt).run(progress=progress)
@@ -376,7 +357,7 @@ def _evaluate_cli(args) -> int:
             pass
     import torch
     torch.set_num_threads(1)
-    r = evaluate_tables(load_model(path), _codes(args.opponents), args.games, num_players=players or 3,
+    r = evaluate_tables(load_model(path), agent_code_list(args.opponents), args.games, num_players=players or 3,
                         advanced=bool(advanced), seed=args.seed, deterministic=not args.stochastic,
                         max_steps=args.max_steps)
     r["model"] = str(path)
@@ -406,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.games < 1:
             raise ConfigError("--games must be >= 1")
-        err = _codes_required(args.opponents)
+        err = check_agent_code_list_required(args.opponents)
         if err:
             raise ConfigError(f"--opponents {err}")
         return _evaluate_cli(args)
