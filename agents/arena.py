@@ -40,8 +40,8 @@ from blackangel_env.state import BOT, M_DECISIONS, M_ROUND, State
 
 from .codes import agent_code, make_agent, parse_agent_code
 
-__all__ = ["THREAD_VARIABLES", "Recorder", "limit_threads", "match_seeds", "play_batched", "play_match",
-           "play_matches", "seating", "summarize", "wilson_interval", "win_stats", "worker_pool"]
+__all__ = ["THREAD_VARIABLES", "Recorder", "check_codes", "in_worker", "limit_threads", "match_seeds", "play_batched",
+           "play_match", "play_matches", "seating", "summarize", "wilson_interval", "win_stats", "worker_pool"]
 
 Z95 = 1.959963984540054          # the standard normal quantile of 0.975
 

@@ -52,9 +52,7 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 # environments and are imported here, never by the modules below (docs/architecture.md).
 import training.agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
 from agents import parse_agent_code
-from agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (re-exported)
-
-eval_summary = summarize            # the per-agent report of ``eval`` (kept under its earlier name)
+from agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -102,7 +100,6 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-
     def fail(msg: str) -> int:
         print(f"blackangel eval: {msg}", file=sys.stderr)
         return 2

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import play_batched, win_stats
+from agents.arena import in_worker, limit_threads, play_batched, win_stats
 
 from .checkpoints import BEST_MODEL, read_meta
 from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
@@ -121,6 +121,9 @@ def env_kwargs(cfg: dict[str, Any], index: int = 0, snapshots: list[str] = ()) -
 
 
 class _EnvFactory:
+    """A Monitor-wrapped, reward-shaped ``SelfPlayEnv`` as a picklable callable; in a worker process
+    (SubprocVecEnv) torch and BLAS get one thread (``agents.arena.limit_threads``)."""
+
     def __init__(self, kwargs, shaping):
         self.kwargs, self.shaping = kwargs, shaping
 
@@ -128,6 +131,8 @@ class _EnvFactory:
         from stable_baselines3.common.monitor import Monitor
 
         from .rewards import shaped
+        if in_worker():
+            limit_threads()
         return Monitor(shaped(SelfPlayEnv(**self.kwargs), **self.shaping))
 
 
