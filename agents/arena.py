@@ -17,7 +17,8 @@
 * ``summarize`` reports a series per agent code; ``wilson_interval`` is the 95% Wilson score interval of a win
   rate, the only one of the project.
 * ``worker_pool`` starts the worker processes with one torch thread and one BLAS thread each, so that workers
-  share the cores instead of each running a thread pool the size of the machine.
+  share the cores instead of each running a thread pool the size of the machine; in any process, a game with a
+  network agent (``policy:``, ``rllib:``) runs with one torch thread, the caller's setting given back after it.
 """
 
 from __future__ import annotations
@@ -138,11 +139,15 @@ class Recorder(Protocol):
 _REUSED: dict[str, Any] = {}          # agents kept between games in this process (codes of reusable kinds)
 
 
+def _reusable(code: str) -> bool:
+    spec = agent_code(code.partition(":")[0].strip())
+    return spec is not None and spec.reusable
+
+
 def _agent(code: str, seed: int):
     """``make_agent(code, seed)``; an agent of a reusable kind (a loaded network) is built once per process
     and reseeded with ``reset(seed)``."""
-    spec = agent_code(code.partition(":")[0].strip())
-    if spec is None or not spec.reusable:
+    if not _reusable(code):
         return make_agent(code, seed=seed)
     agent = _REUSED.get(code)
     if agent is None:
@@ -151,6 +156,21 @@ def _agent(code: str, seed: int):
             limit_threads()
     agent.reset(seed)
     return agent
+
+
+@contextmanager
+def _one_torch_thread(active: bool):
+    """Run a network agent's forward passes (one observation each) with one torch thread, then give the
+    caller's setting back: a thread pool only adds synchronisation to passes this small."""
+    torch = sys.modules.get("torch") if active else None
+    n = torch.get_num_threads() if torch is not None else 1
+    if n != 1:
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        if n != 1:
+            torch.set_num_threads(n)
 
 
 def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard", advanced: bool = False,
@@ -168,14 +188,15 @@ def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "s
     s = engine.new_game(GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal), seed=game_seed)
     players = [_agent(code, agent_seeds[p]) for p, code in enumerate(seats)]
     rec = recorder(s) if recorder is not None else None
-    while not s.terminal:
-        p = s.actor
-        a = int(players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy()))
-        if rec is not None:
-            rec.before(s, a)
-        engine.apply(s, a)
-        if rec is not None:
-            rec.after(s, a)
+    with _one_torch_thread(any(_reusable(code) for code in codes)):
+        while not s.terminal:
+            p = s.actor
+            a = int(players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy()))
+            if rec is not None:
+                rec.before(s, a)
+            engine.apply(s, a)
+            if rec is not None:
+                rec.after(s, a)
     out = {"seats": seats, "scores": engine.final_scores(s), "winners": engine.winners(s),
            "hal": int(s.vp[BOT]) if n == 1 else None, "rounds": int(s.m[M_ROUND]),
            "decisions": int(s.m[M_DECISIONS]), "game_seed": game_seed}

@@ -139,3 +139,40 @@ def test_play_batched_plays_every_task_in_its_seeded_game():
     arena.play_batched(_Model(), envs[:1], [3], lambda env, t: env.reset(seed=100 + t)[0],
                        lambda env, t, term, trunc, info: alone.setdefault(t, info["scores"][0]))
     assert alone[3] == done[3][2] and n > 5
+
+
+class _NetworkLike:
+    """An agent of a reusable kind that notes torch's thread count at every decision."""
+
+    seen: list[int] = []
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, state=None):
+        import torch
+        self.seen.append(torch.get_num_threads())
+        legal = np.flatnonzero(action_mask)
+        return int(legal[int(self.rng.integers(len(legal)))])
+
+
+def test_a_network_agent_plays_with_one_torch_thread_and_the_setting_comes_back(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from agents import codes
+    monkeypatch.setattr(codes, "_REGISTRY", dict(codes._REGISTRY))
+    codes.register_agent_code(codes.AgentCode("netlike", "netlike", lambda o, seed, c: _NetworkLike(seed),
+                                              reusable=True))
+    monkeypatch.setattr(arena, "_REUSED", {})
+    n = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        _NetworkLike.seen.clear()
+        a = play_match(["netlike", "random"], 0, 3)
+        assert _NetworkLike.seen and set(_NetworkLike.seen) == {1}
+        assert torch.get_num_threads() == 2
+        assert len(arena._REUSED) == 1 and play_match(["netlike", "random"], 0, 3) == a    # reused, reseeded
+    finally:
+        torch.set_num_threads(n)
