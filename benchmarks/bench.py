@@ -1,130 +1,18 @@
-"""Throughput benchmark of the rules engine (and, when available, the environments).
+"""Throughput benchmark of the rules engine and the environments: ``blackangel_env.bench`` as a script of a
+source checkout.
 
-Random legal play in one process: at every decision the legal actions are computed and one of them, drawn
-uniformly with a seeded generator, is applied with the checked ``engine.apply``.  Prints a table, or one JSON
-object with ``--json``:
-
-* ``engine_decisions_per_s``: decisions per second over all player counts measured (mask + apply);
-* ``engine_decisions_per_s_by_players``: the same per player count ("1" = solo against Hal);
-* ``engine_games_per_s``: complete games per second (set-up included), by player count;
-* ``state_copy_us``: microseconds to copy a mid-game state;
-* ``solo_games_per_s`` and ``hal_mean_vp_vs_random`` / ``random_mean_vp_vs_hal``: the solo game against Hal at
-  standard difficulty with a uniformly random player (reported, not asserted);
-* with ``--env``: ``aec_steps_per_s`` (random play through the wrapped PettingZoo env, observation and mask
-  built at every step) and ``observation_size`` (from ``benchmarks/bench_env.py``).
-
-Usage: ``python benchmarks/bench.py [--seconds 3] [--players 1,2,3,4] [--advanced] [--env] [--json]``.
+Usage: ``python benchmarks/bench.py [--seconds 3] [--players 1,2,3,4] [--advanced] [--env] [--json]`` (the same as
+``blackangel bench``); ``blackangel_env.bench``'s docstring lists what it measures and prints.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import platform
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))       # run from a checkout without an install
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from blackangel_env import engine  # noqa: E402
-from blackangel_env.components import default_components  # noqa: E402
-
-
-def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0) -> dict:
-    rng = np.random.default_rng(seed)
-    decisions = games = 0
-    final_vp: list[tuple[int, int]] = []
-    play_time = 0.0
-    t_end = time.perf_counter() + seconds
-    g = 0
-    t_all = time.perf_counter()
-    while time.perf_counter() < t_end:
-        s = engine.new_game(num_players=num_players, advanced=advanced, seed=seed * 100_000 + g)
-        g += 1
-        t0 = time.perf_counter()
-        while not s.terminal:
-            legal = engine.legal_actions(s)
-            engine.apply(s, legal[int(rng.random() * len(legal))])
-            decisions += 1
-        play_time += time.perf_counter() - t0
-        games += 1
-        final_vp.append((int(s.vp[0]), int(s.vp[4])))
-    wall = time.perf_counter() - t_all
-    return {"decisions": decisions, "games": games, "decisions_per_s": decisions / play_time,
-            "games_per_s": games / wall, "decisions_per_game": decisions / games,
-            "mean_vp_seat0": float(np.mean([a for a, _ in final_vp])),
-            "mean_vp_hal": float(np.mean([b for _, b in final_vp]))}
-
-
-def copy_cost(n: int = 20000) -> float:
-    s = engine.new_game(num_players=4, seed=1)
-    rng = np.random.default_rng(1)
-    for _ in range(60):
-        if s.terminal:
-            break
-        legal = engine.legal_actions(s)
-        engine.apply(s, legal[int(rng.random() * len(legal))])
-    t0 = time.perf_counter()
-    for _ in range(n):
-        s.copy()
-    return (time.perf_counter() - t0) / n * 1e6
-
-
-def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=3.0, help="seconds of play per player count")
-    ap.add_argument("--players", default="1,2,3,4", help="comma-separated player counts (1 = solo vs Hal)")
-    ap.add_argument("--advanced", action="store_true", help="advanced rules")
-    ap.add_argument("--env", action="store_true", help="also measure the PettingZoo AEC environment")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    args = ap.parse_args(argv)
-    counts = [int(x) for x in args.players.split(",")]
-    default_components()  # load the data file once, outside the timings
-    engine.new_game(num_players=2, seed=0)
-    by = {n: random_play(n, args.seconds, args.advanced) for n in counts}
-    total_dec = sum(r["decisions"] for r in by.values())
-    total_time = sum(r["decisions"] / r["decisions_per_s"] for r in by.values())
-    out = {
-        "engine_decisions_per_s": round(total_dec / total_time),
-        "engine_decisions_per_s_by_players": {str(n): round(r["decisions_per_s"]) for n, r in by.items()},
-        "engine_games_per_s": {str(n): round(r["games_per_s"], 1) for n, r in by.items()},
-        "decisions_per_game": {str(n): round(r["decisions_per_game"], 1) for n, r in by.items()},
-        "state_copy_us": round(copy_cost(), 2),
-        "advanced": args.advanced,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-    }
-    if 1 in by:
-        out["solo_games_per_s"] = round(by[1]["games_per_s"], 1)
-        out["hal_mean_vp_vs_random"] = round(by[1]["mean_vp_hal"], 1)
-        out["random_mean_vp_vs_hal"] = round(by[1]["mean_vp_seat0"], 1)
-        out["solo_games"] = by[1]["games"]
-    if args.env:
-        from benchmarks.bench_env import aec_steps_per_s
-        env_out = aec_steps_per_s(seconds=args.seconds, players=counts, advanced=args.advanced, seed=0)
-        out["aec_steps_per_s"] = round(env_out["aec_steps_per_s"])
-        out["observation_size"] = env_out["observation_size"]
-        out["observation_us"] = round(env_out.get("observation_us") or 0, 1)
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"engine, random legal play ({'advanced' if args.advanced else 'base'} rules), "
-              f"{args.seconds:g} s per player count")
-        print(f"{'players':>8} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
-        for n, r in by.items():
-            print(f"{n:>8} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} {r['decisions_per_game']:>15.1f}")
-        print(f"all: {out['engine_decisions_per_s']:,} decisions/s; state copy {out['state_copy_us']} us")
-        if 1 in by:
-            print(f"solo vs Hal (standard), random player: {out['solo_games']} games, Hal {out['hal_mean_vp_vs_random']} "
-                  f"VP vs player {out['random_mean_vp_vs_hal']} VP on average")
-        if args.env:
-            print(f"PettingZoo AEC env: {out['aec_steps_per_s']:,} steps/s with observation and mask; observation "
-                  f"size {out['observation_size']}, {out['observation_us']} us each")
-    return out
-
+from blackangel_env.bench import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

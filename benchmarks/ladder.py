@@ -41,7 +41,7 @@ def run(agents: list[str], games: int, seed: int, workers: int, hals: tuple[str,
 
 def derive(agent: str, source: str = "standard") -> list[Path]:
     """Write ``ladder_<agent>_<d>.json`` for every other difficulty ``d`` from the played ``source`` file."""
-    from blackangel_env.cli import wilson_interval
+    from agents.arena import wilson_interval
     from blackangel_env.components import default_components
     start = default_components().hal_start_vp
     src = RESULTS / f"ladder_{agent.replace(':', '-')}_{source}.json"

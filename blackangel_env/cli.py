@@ -29,7 +29,8 @@ actions are listed by number and name, and the input is checked (a number from t
 action) is written after each decision, so ``--load FILE`` resumes it exactly.  ``replay FILE`` steps through
 such a record, printing each decision and the board.
 
-This module is the application layer: it is the only place in the package that may import ``agents``.
+This module is the application layer: it is the only place in the package, with ``bench``, above the environments,
+and the only one that imports ``agents`` and ``training`` (docs/architecture.md).
 """
 
 
@@ -45,7 +46,13 @@ from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
 from .render import render
 from .scoring import score_breakdown
-from .state import BOT, M_DECISIONS, M_ROUND, M_TURN_PLAYER
+from .state import BOT, M_ROUND, M_TURN_PLAYER
+
+# The application layer: the agents (and the agent codes of training/: policy:<path>, rllib:<path>) sit above the
+# environments and are imported here, never by the modules below (docs/architecture.md).
+import training.agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
+from agents import parse_agent_code
+from agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -87,90 +94,12 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    try:
-        from benchmarks import bench
-    except ImportError:
-        print("blackangel bench: the benchmarks/ folder of a source checkout is needed", file=sys.stderr)
-        return 2
-    argv = ["--seconds", str(args.seconds)] + (["--json"] if args.json else [])
-    bench.main(argv)
+    from .bench import main as bench
+    bench(["--seconds", str(args.seconds)] + (["--json"] if args.json else []))
     return 0
 
 
-def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> list[float]:
-    """95% Wilson score interval [low, high] of a binomial proportion."""
-    if n == 0:
-        return [0.0, 1.0]
-    ph = wins / n
-    den = 1 + z * z / n
-    centre = (ph + z * z / (2 * n)) / den
-    half = z * ((ph * (1 - ph) / n + z * z / (4 * n * n)) ** 0.5) / den
-    return [max(0.0, centre - half), min(1.0, centre + half)]
-
-
-def _eval_seeds(seed: int, game: int, n: int) -> tuple[int, list[int]]:
-    ss = np.random.SeedSequence([seed, game])
-    game_seed, *agent_seeds = (int(x) for x in ss.generate_state(n + 1, dtype=np.uint32))
-    return game_seed, agent_seeds
-
-
-def _eval_game(task: tuple) -> dict:
-    """Play game ``g`` of an evaluation (module-level so that worker processes can run it)."""
-    codes, hal, advanced, seed, g = task
-    from agents import make_agent   # agents sit above the engine; imported only when evaluating
-    n = len(codes)
-    seats = [codes[(p - g) % n] for p in range(n)]       # seat p is played by code (p - g) mod n
-    game_seed, agent_seeds = _eval_seeds(seed, g, n)
-    config = GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal)
-    s = engine.new_game(config, seed=game_seed)
-    players = [make_agent(code, seed=agent_seeds[p]) for p, code in enumerate(seats)]
-    from .encoding import encode_observation
-    while not s.terminal:
-        p = s.actor
-        a = players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy())
-        engine.apply(s, a)
-    scores = engine.final_scores(s)
-    won = engine.winners(s)
-    return {"seats": seats, "scores": scores, "winners": won, "hal": int(s.vp[BOT]) if n == 1 else None,
-            "rounds": int(s.m[M_ROUND]), "decisions": int(s.m[M_DECISIONS])}
-
-
-def eval_summary(results: list[dict]) -> dict[str, dict]:
-    """Per agent code: the figures of the module docstring, from the per-game results of ``_eval_game``."""
-    per: dict[str, dict] = {}
-    for r in results:
-        for p, code in enumerate(r["seats"]):
-            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "hal": [], "rounds": [], "decisions": []})
-            d["vp"].append(r["scores"][p])
-            d["wins"] += int(p in r["winners"])
-            if r["hal"] is not None:
-                d["margin"].append(r["scores"][p] - r["hal"])
-                d["hal"].append(r["hal"])
-            d["rounds"].append(r["rounds"])
-            d["decisions"].append(r["decisions"])
-    out = {}
-    for code, d in per.items():
-        games = len(d["vp"])
-        vp = np.array(d["vp"], dtype=float)
-        row = {"games": games, "wins": d["wins"], "win_rate": d["wins"] / games,
-               "win_rate_ci95": wilson_interval(d["wins"], games), "mean_vp": float(vp.mean()),
-               "std_vp": float(vp.std(ddof=1)) if games > 1 else 0.0}
-        if d["margin"]:
-            row["mean_margin_vs_hal"] = float(np.mean(d["margin"]))
-        row["mean_rounds"] = float(np.mean(d["rounds"]))
-        row["mean_decisions"] = float(np.mean(d["decisions"]))
-        row["vp"] = [int(x) for x in d["vp"]]
-        if d["hal"]:
-            row["hal_vp"] = [int(x) for x in d["hal"]]
-        out[code] = row
-    return out
-
-
 def _eval(args: argparse.Namespace) -> int:
-    from agents import parse_agent_code
-
     def fail(msg: str) -> int:
         print(f"blackangel eval: {msg}", file=sys.stderr)
         return 2
@@ -190,16 +119,9 @@ def _eval(args: argparse.Namespace) -> int:
     if args.workers < 1:
         return fail(f"--workers must be at least 1, got {args.workers}")
     hal = args.hal or "standard"
-    tasks = [(codes, hal, args.advanced, args.seed, g) for g in range(args.games)]
-    from tqdm import tqdm
-    bar = dict(total=len(tasks), desc="eval", unit="game", disable=args.quiet, file=sys.stderr)
-    if args.workers == 1:
-        results = [_eval_game(t) for t in tqdm(tasks, **bar)]
-    else:
-        import multiprocessing as mp
-        with mp.get_context("spawn").Pool(args.workers) as pool:
-            results = list(tqdm(pool.imap(_eval_game, tasks), **bar))
-    summary = eval_summary(results)
+    results = play_matches(codes, args.games, seed=args.seed, hal=hal, advanced=args.advanced,
+                           workers=args.workers, progress=False if args.quiet else {"desc": "eval"})
+    summary = summarize(results)
     solo = len(codes) == 1
     what = f"solo vs Hal ({hal})" if solo else f"{len(codes)}-player tables"
     print(f"{args.games} games, {what}, {'advanced' if args.advanced else 'base'} rules, seed {args.seed}")

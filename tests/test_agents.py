@@ -113,6 +113,7 @@ def test_make_agent_codes():
 
 
 def test_rllib_agent_code_needs_a_directory_and_names_a_missing_ray(tmp_path):
+    import training  # noqa: F401  (the training package registers rllib:<path>; tests/test_agent_codes.py)
     assert parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
     with pytest.raises(ValueError, match="needs an existing RLlib run"):
         parse_agent_code(f"rllib:{tmp_path / 'model.zip'}")

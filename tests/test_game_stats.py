@@ -9,8 +9,8 @@ import pytest
 
 from blackangel_env import actions as A
 from blackangel_env import engine
-from blackangel_env.cli import _eval_game
 from blackangel_env.state import VP_SOURCES
+from agents.arena import play_match
 from training import game_stats
 from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play_games, save_rows
 
@@ -19,7 +19,7 @@ from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play
                          ids=lambda c: ",".join(c))
 def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
     for g in range(3):
-        ref = _eval_game((codes, "standard", False, 11, g))       # the same seeds as blackangel eval
+        ref = play_match(codes, g, 11)          # the games of blackangel eval (agents.arena)
         rows = play_game(codes, game=g, seed=11)
         assert [list(r) for r in rows] == [FIELDS] * len(codes)
         assert [r["agent"] for r in rows] == ref["seats"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from blackangel_env.cli import _eval_game
+from agents.arena import play_match
 from blackangel_env.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +31,9 @@ def _ladder():
 @pytest.mark.parametrize("code,games", [("random", 3), ("greedy", 2), ("heuristic", 1), ("mcts:2", 1)])
 def test_the_same_seeds_give_the_same_games_at_every_difficulty(code, games):
     for g in range(games):
-        base = _eval_game(([code], "standard", False, 7, g))
+        base = play_match([code], g, 7, "standard")
         for hal in ("easy", "extreme"):
-            r = _eval_game(([code], hal, False, 7, g))
+            r = play_match([code], g, 7, hal)
             assert r["scores"] == base["scores"]
             assert (r["rounds"], r["decisions"]) == (base["rounds"], base["decisions"])
             assert r["hal"] - base["hal"] == START[hal] - START["standard"]

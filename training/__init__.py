@@ -5,7 +5,11 @@
 * ``policies``: ``EntityExtractor``, a structured SB3 feature extractor built from the observation's slices;
 * ``evaluate``: play a checkpoint against Hal (``python -m training.evaluate RUN_DIR --games N``);
 * ``policy_agent``: ``PolicyAgent(path)``, a trained checkpoint behind the agent interface;
-* ``checkpoints``: the run-directory layout and how a run directory resolves to a model.
+* ``checkpoints``: the run-directory layout and how a run directory resolves to a model;
+* ``agent_codes``: the agent codes ``policy:<path>`` and ``rllib:<path>``, registered with ``agents.codes``
+  when this package is imported.
 
 Imports of torch / Stable-Baselines3 happen inside these modules, so ``import training`` stays light.
 """
+
+from . import agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.make_agent)

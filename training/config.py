@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from agents import parse_agent_code
+
 __all__ = ["ConfigError", "Key", "PPO_SCHEMA", "load_config", "parse_override", "apply_overrides",
            "validate", "flatten", "unflatten", "dump_config", "read_yaml"]
 
@@ -59,12 +61,33 @@ def _at_least(n):
 
 
 def _agent_code(v):
-    from agents import parse_agent_code
     try:
         parse_agent_code(v)
     except ValueError as e:
         return f"is not an agent code ({e})"
     return None
+
+
+def agent_code_list(text: str) -> list[str]:
+    """The agent codes of a comma-separated config value (empty items dropped)."""
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def check_agent_code_list(text: str) -> str | None:
+    """A ``Key`` check: every code of a comma-separated list is an agent code (an empty list passes)."""
+    try:
+        for c in agent_code_list(text):
+            parse_agent_code(c)
+    except ValueError as e:
+        return f"holds a bad agent code ({e})"
+    return None
+
+
+def check_agent_code_list_required(text: str) -> str | None:
+    """A ``Key`` check: a comma-separated list of at least one agent code."""
+    if not agent_code_list(text):
+        return "must list at least one agent code"
+    return check_agent_code_list(text)
 
 
 def _layers(v):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -24,20 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena import play_batched, wilson_interval
+
 __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
-
-
-def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if wins == 0 else max(0.0, centre - half)
-    hi = 1.0 if wins == n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 def load_model(path: str | Path, which: str = "best", device: str = "cpu"):
@@ -59,42 +47,19 @@ def evaluate_model(model, n_games: int, hal_difficulty: str = "standard", advanc
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     t0 = time.perf_counter()
-    n_par = max(1, min(batch, n_games))
     envs = [BlackAngelSingleAgentEnv(num_players=1, hal_difficulty=hal_difficulty, advanced=advanced,
-                                     max_steps=max_steps) for _ in range(n_par)]
-    results: list[dict[str, Any] | None] = [None] * n_games
-    next_game = 0
-    active: dict[int, tuple[int, np.ndarray]] = {}        # env index -> (game index, observation)
+                                     max_steps=max_steps) for _ in range(max(1, min(batch, n_games)))]
+    results: list[dict[str, Any]] = [{} for _ in range(n_games)]
 
-    def start(i: int) -> None:
-        nonlocal next_game
-        if next_game < n_games:
-            obs, _ = envs[i].reset(seed=seed + next_game)
-            active[i] = (next_game, obs)
-            next_game += 1
+    def reset(env, game: int) -> np.ndarray:
+        return env.reset(seed=seed + game)[0]
 
-    for i in range(n_par):
-        start(i)
-    decisions = 0
-    while active:
-        idx = sorted(active)
-        obs = np.stack([active[i][1] for i in idx])
-        masks = np.stack([envs[i].action_masks() for i in idx])
-        actions, _ = model.predict(obs, action_masks=masks, deterministic=deterministic)
-        for i, a in zip(idx, np.asarray(actions).reshape(-1)):
-            game, _ = active[i]
-            o, _, term, trunc, info = envs[i].step(int(a))
-            decisions += 1
-            if term or trunc:
-                s = envs[i].game_state
-                vp, hal = int(s.vp[0]), int(s.vp[BOT])
-                won = bool(term and 0 in info.get("winners", []))
-                results[game] = {"seed": seed + game, "won": won, "vp": vp, "hal_vp": hal,
-                                 "truncated": bool(trunc and not term)}
-                del active[i]
-                start(i)
-            else:
-                active[i] = (game, o)
+    def finish(env, game: int, term: bool, trunc: bool, info: dict) -> None:
+        s = env.game_state
+        results[game] = {"seed": seed + game, "won": bool(term and 0 in info.get("winners", [])),
+                         "vp": int(s.vp[0]), "hal_vp": int(s.vp[BOT]), "truncated": bool(trunc and not term)}
+
+    decisions = play_batched(model, envs, range(n_games), reset, finish, deterministic=deterministic)
     wins = sum(r["won"] for r in results)
     lo, hi = wilson_interval(wins, n_games)
     vp = np.array([r["vp"] for r in results], dtype=float)

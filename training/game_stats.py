@@ -64,16 +64,14 @@ import numpy as np
 
 from blackangel_env import actions as A
 from blackangel_env import engine
-from blackangel_env.config import GameConfig
 from blackangel_env.constants import ACTION_KINDS, ADV_TILE0, COLOURS, HAL_DIFFICULTIES, N_TECH
-from blackangel_env.encoding import encode_observation
 from blackangel_env.scoring import score_breakdown
 from blackangel_env.state import (
-    BOT, M_DECISIONS, M_DIE_COLOUR0, M_DIE_VALUE, M_ROUND, M_SPES_REACHED, M_TURN_PLAYER,
+    BOT, M_DIE_COLOUR0, M_DIE_VALUE, M_ROUND, M_SPES_REACHED, M_TURN_PLAYER,
     MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, TL_EJECTED, VP_SOURCES, State,
 )
 
-from .evaluate import wilson_interval
+from agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
 
 __all__ = ["FEATURES", "FIELDS", "LIST_FIELDS", "GameRecorder", "agent_label", "by_agent", "columns", "correlations",
            "features", "game_seeds", "load_rows", "main", "play_game", "play_games", "save_rows", "summary",
@@ -109,9 +107,10 @@ def _kind_of_action(s: State) -> tuple[int, ...]:
 
 
 class GameRecorder:
-    """Counts every seat's decisions.  Call ``apply(state, action)`` instead of ``engine.apply``: it reads what
-    the action does from the state before (and, for the cards drawn, after) applying it, then applies it.
-    ``rows()`` once the game is over gives the per-seat rows (without the game and agent columns)."""
+    """Counts every seat's decisions: a recorder of ``agents.arena.play_match`` (``before`` / ``after`` each
+    action: what the action does is read from the state before it and, for the cards drawn, after it), or call
+    ``apply(state, action)`` instead of ``engine.apply``.  ``rows()`` once the game is over gives the per-seat
+    rows (without the game and agent columns)."""
 
     def __init__(self, state: State):
         self.n = state.num_players
@@ -120,8 +119,16 @@ class GameRecorder:
             d["first_reboot_round"] = -1
         self.reboot_rounds: list[list[int]] = [[] for _ in range(self.n)]
         self._kinds = _kind_of_action(state)
+        self._where_before = state.mc_where.copy()
 
     def apply(self, s: State, a: int) -> None:
+        """Record ``a`` and apply it (``before``, ``engine.apply``, ``after``)."""
+        self.before(s, a)
+        engine.apply(s, a)
+        self.after(s, a)
+
+    def before(self, s: State, a: int) -> None:
+        """Count what ``a`` does, read from the state it is taken in (``agents.arena.Recorder``)."""
         p = s.actor
         if not 0 <= p < self.n:
             raise ValueError(f"no seat of the game is to act (actor {p})")
@@ -187,14 +194,21 @@ class GameRecorder:
             c["reserves"] += 1
         if name == "DONE" and phase == PH_A1_CARD:          # A1 declined
             c["a1_none"] += 1
-        where_before = s.mc_where.copy()
-        engine.apply(s, a)
-        # Cards that came into a hand (drawn by A3, a tile, a mission, kept from two...), whoever decided.
+        self._where_before = s.mc_where.copy()
+
+    def after(self, s: State, a: int) -> None:
+        """Count the Mission cards that came into a hand (drawn by A3, a tile, a mission, kept from two...),
+        whoever decided."""
         where = s.mc_where
-        for card in np.flatnonzero(where != where_before).tolist():
+        for card in np.flatnonzero(where != self._where_before).tolist():
             seat = int(where[card]) - MC_HAND
             if 0 <= seat < self.n:
                 self.c[seat][f"drawn_{COLOURS[card // 20]}"] += 1
+
+    def finish(self, s: State) -> dict[str, Any]:
+        """What ``agents.arena.play_match`` returns as the game's record: the per-seat ``rows`` and the game
+        column that only the final state holds (``spes_reached``)."""
+        return {"rows": self.rows(s), "spes_reached": int(bool(s.m[M_SPES_REACHED]))}
 
     def rows(self, s: State) -> list[dict[str, Any]]:
         if not s.terminal:
@@ -234,103 +248,37 @@ class GameRecorder:
 
 # -- playing -------------------------------------------------------------------------------------------------
 
-def game_seeds(seed: int, game: int, n: int) -> tuple[int, list[int]]:
-    """The game seed and the n agent seeds of game ``game`` (the derivation of ``blackangel eval``)."""
-    ss = np.random.SeedSequence([seed, game])
-    game_seed, *agent_seeds = (int(x) for x in ss.generate_state(n + 1, dtype=np.uint32))
-    return game_seed, agent_seeds
+game_seeds = match_seeds      # the game seed and agent seeds of game g (``agents.arena.match_seeds``)
 
 
-_POLICY_CACHE: dict[str, Any] = {}
-
-
-def _agent(code: str, seed: int):
-    """``make_agent(code, seed)``; a learned policy is loaded once per process and reseeded."""
-    from agents import make_agent
-    if code.split(":", 1)[0].strip().lower() == "policy":
-        agent = _POLICY_CACHE.get(code)
-        if agent is None:
-            try:
-                import torch
-                torch.set_num_threads(1)
-            except ImportError:
-                pass
-            agent = _POLICY_CACHE[code] = make_agent(code, seed=seed)
-        agent.reset(seed)
-        return agent
-    return make_agent(code, seed=seed)
-
-
-def play_game(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard",
-              advanced: bool = False) -> list[dict[str, Any]]:
-    """Play game ``game`` of a series seeded ``seed``: one code = solo against Hal (``hal``), several = a table
-    with the seats rotated.  Returns one row per seat (``FIELDS``)."""
-    codes = list(codes)
-    n = len(codes)
-    seats = [codes[(p - game) % n] for p in range(n)]
-    game_seed, agent_seeds = game_seeds(seed, game, n)
-    config = GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal)
-    s = engine.new_game(config, seed=game_seed)
-    players = [_agent(code, agent_seeds[p]) for p, code in enumerate(seats)]
-    rec = GameRecorder(s)
-    while not s.terminal:
-        p = s.actor
-        a = players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy())
-        rec.apply(s, int(a))
-    rows = rec.rows(s)
-    head = {"game": game, "game_seed": game_seed, "players": n, "hal": hal if n == 1 else "",
-            "advanced": int(advanced), "rounds": int(s.m[M_ROUND]), "decisions": int(s.m[M_DECISIONS]),
-            "spes_reached": int(bool(s.m[M_SPES_REACHED]))}
+def _game_rows(match: dict[str, Any], game: int, hal: str, advanced: bool) -> list[dict[str, Any]]:
+    n = len(match["seats"])
+    head = {"game": game, "game_seed": match["game_seed"], "players": n, "hal": hal if n == 1 else "",
+            "advanced": int(advanced), "rounds": match["rounds"], "decisions": match["decisions"],
+            "spes_reached": match["record"]["spes_reached"]}
     out = []
-    for p, r in enumerate(rows):
+    for p, r in enumerate(match["record"]["rows"]):
         row = dict(head)
-        row["agent"] = seats[p]
+        row["agent"] = match["seats"][p]
         row.update(r)
         out.append({f: row[f] for f in FIELDS})
     return out
 
 
-def _play_task(task: tuple) -> list[dict[str, Any]]:
-    codes, game, seed, hal, advanced = task
-    try:
-        return play_game(codes, game, seed, hal, advanced)
-    except Exception as e:                      # name the game, so that it can be replayed alone
-        raise RuntimeError(f"game {game} of seed {seed} ({','.join(codes)}, Hal {hal}) failed: "
-                           f"{type(e).__name__}: {e}") from e
+def play_game(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard",
+              advanced: bool = False) -> list[dict[str, Any]]:
+    """Play game ``game`` of a series seeded ``seed`` (``agents.arena.play_match``: one code = solo against Hal
+    (``hal``), several = a table with the seats rotated).  Returns one row per seat (``FIELDS``)."""
+    return _game_rows(play_match(list(codes), game, seed, hal, advanced, recorder=GameRecorder), game, hal, advanced)
 
 
 def play_games(codes: Sequence[str], games: int, seed: int = 0, hal: str = "standard", advanced: bool = False,
                workers: int = 1, start: int = 0, progress: bool = False) -> list[dict[str, Any]]:
-    """Games ``start .. start + games - 1`` (``play_game``), in ``workers`` processes; rows in game order."""
-    from agents import parse_agent_code
-    codes = [c.strip() for c in codes]
-    if not 1 <= len(codes) <= 4:
-        raise ValueError(f"1 to 4 agent codes, got {len(codes)}")
-    for c in codes:
-        parse_agent_code(c)
-    if hal not in HAL_DIFFICULTIES:
-        raise ValueError(f"unknown Hal difficulty {hal!r}; expected one of {', '.join(HAL_DIFFICULTIES)}")
-    tasks = [(codes, g, seed, hal, advanced) for g in range(start, start + games)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(tasks), desc="games", unit="game", file=sys.stderr)
-    out: list[dict[str, Any]] = []
-    if workers <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            out.extend(_play_task(t))
-            if bar:
-                bar.update()
-    else:
-        import multiprocessing as mp
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for rows in pool.imap(_play_task, tasks, chunksize=max(1, min(8, len(tasks) // (4 * workers)))):
-                out.extend(rows)
-                if bar:
-                    bar.update()
-    if bar:
-        bar.close()
-    return out
+    """Games ``start .. start + games - 1`` (``play_game``), in ``workers`` processes
+    (``agents.arena.play_matches``); rows in game order."""
+    matches = play_matches(codes, games, seed=seed, hal=hal, advanced=advanced, workers=workers, start=start,
+                           progress=progress, recorder=GameRecorder)
+    return [row for g, m in enumerate(matches, start) for row in _game_rows(m, g, hal, advanced)]
 
 
 # -- saving and loading --------------------------------------------------------------------------------------
@@ -522,13 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    codes = [c.strip() for c in args.players.split(",")]
-    from agents import parse_agent_code
     try:
-        if not 1 <= len(codes) <= 4:
-            raise ValueError(f"1 to 4 agent codes, got {len(codes)}")
-        for c in codes:
-            parse_agent_code(c)
+        codes = check_codes(args.players.split(","), args.hal)
     except ValueError as e:
         print(f"python -m training.game_stats: {e}", file=sys.stderr)
         return 2

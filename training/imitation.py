@@ -7,7 +7,7 @@ PPO from scratch barely moves away from random play in this game (sparse reward,
 actions).  The search agents of ``agents/`` play far better, so a run can start from a policy that imitates one:
 
 1. ``collect``: ``games`` solo games of the expert (an agent code of ``agents.make_agent``) against Hal, through
-   the same environment the learner trains in (``train_ppo.make_env``: ``env.*`` options and reward shaping), game
+   the same environment the learner trains in (``training.envs.make_env``: ``env.*`` options and reward shaping), game
    i seeded ``seed + i`` (the deal and the expert's tie-breaking generator), optionally in worker processes (the
    result does not depend on their number).  Every learner decision gives a sample: observation, legal-action
    mask, the expert's action, the step's (shaped) reward and the game it belongs to.
@@ -68,12 +68,13 @@ _DRIVERS: dict[str, Any] = {}     # a worker's loaded DAgger drivers, by path
 
 def _driver(path: str):
     if path not in _DRIVERS:
-        import torch
+        from agents.arena import in_worker, limit_threads
 
         from .policy_agent import PolicyAgent
-        torch.set_num_threads(1)                            # one process per core
         _DRIVERS.clear()
         _DRIVERS[path] = PolicyAgent(path)
+        if in_worker():
+            limit_threads()                                 # one process per core
     return _DRIVERS[path]
 
 
@@ -83,7 +84,7 @@ def _play(job: tuple) -> dict[str, Any]:
     driver, the expert's action is played with probability ``beta`` and the driver's otherwise (DAgger)."""
     from agents import make_agent
 
-    from .train_ppo import make_env
+    from .envs import make_env
 
     code, game_seed, env_kw, shaping = job[:4]
     driver_path, beta = job[4:6] if len(job) > 4 else (None, 1.0)
@@ -144,8 +145,8 @@ def collect(agent: str, games: int, seed: int = 0, env_kw: dict[str, Any] | None
             progress(f"collect: {i + 1}/{games} games of {agent} ({time.perf_counter() - t0:.0f} s)")
 
     if workers > 1:
-        import multiprocessing as mp
-        with mp.get_context("fork").Pool(min(workers, games)) as pool:
+        from agents.arena import worker_pool
+        with worker_pool(min(workers, games), context="fork") as pool:     # one torch / BLAS thread each
             for i, r in enumerate(pool.imap(_play, jobs)):   # ordered: independent of the number of workers
                 results.append(r)
                 note(i)
@@ -343,7 +344,7 @@ def behaviour_clone(policy, data: dict[str, np.ndarray], epochs: int = 10, batch
 # -- the training scripts' hook -----------------------------------------------------------------------------------
 
 def _cfg_dataset(cfg: dict[str, Any], run_dir: Path, progress) -> tuple[dict, dict]:
-    from .train_ppo import env_kwargs, shaping_kwargs
+    from .envs import env_kwargs, shaping_kwargs
 
     env_kw = env_kwargs(cfg)
     shaping = shaping_kwargs(cfg) if cfg["env.shaping"] != "none" else None
@@ -373,7 +374,7 @@ def dagger_round(model, cfg: dict[str, Any], run_dir: Path, rnd: int, progress=p
     """Round ``rnd`` (1, 2, ...) of DAgger (module docstring): the current policy of ``model`` drives
     ``pretrain.dagger_games`` games labelled by the expert; returns the round's (samples, meta), cached as
     ``RUN_DIR/pretrain/dagger_<rnd>.npz``."""
-    from .train_ppo import env_kwargs, shaping_kwargs
+    from .envs import env_kwargs, shaping_kwargs
 
     out_dir = run_dir / "pretrain"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -482,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from .config import ConfigError, load_config
-    from .train_ppo import env_kwargs, make_env, policy_spec, ppo_kwargs, shaping_kwargs
+    from .envs import env_kwargs, make_env, shaping_kwargs
+    from .ppo_settings import policy_spec, ppo_kwargs
     try:
         cfg = load_config(args.config, args.set)
     except ConfigError as e:

@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from .config import ConfigError, Key, dump_config, unflatten
-from .selfplay import _codes, _codes_required, append_csv, eval_row, evaluate_tables
+from .config import ConfigError, Key, agent_code_list, check_agent_code_list_required, dump_config, unflatten
+from .selfplay import append_csv, eval_row, evaluate_tables
 
 __all__ = ["RLLIB_SCHEMA", "RLlibAgent", "build_config", "list_rllib_checkpoints", "main", "train"]
 
@@ -125,7 +125,7 @@ RLLIB_SCHEMA: dict[str, Key] = {
     "eval.n_games": Key(int, 50, "games per opponent code per evaluation", check=_positive),
     "eval.seed": Key(int, 1_000_000, "game i of every evaluation is seeded eval.seed + i", check=_non_negative),
     "eval.opponents": Key(str, "random,greedy", "agent codes played against (that agent at every other seat)",
-                          check=_codes_required),
+                          check=check_agent_code_list_required),
     "logging.progress_bar": Key(bool, True, "tqdm progress bar over the iterations"),
 }
 
@@ -330,7 +330,7 @@ class RLlibTrainer:
     def evaluate(self, algo, iteration: int, env_steps: int) -> dict[str, Any]:
         cfg = self.cfg
         module = algo.get_module(self.module_id)
-        r = evaluate_tables(RLlibAgent(module=module), _codes(cfg["eval.opponents"]), cfg["eval.n_games"],
+        r = evaluate_tables(RLlibAgent(module=module), agent_code_list(cfg["eval.opponents"]), cfg["eval.n_games"],
                             num_players=cfg["env.num_players"], advanced=cfg["env.advanced"], seed=cfg["eval.seed"],
                             max_steps=None, envs=self._eval_envs)
         r.update(iteration=iteration, env_steps=env_steps, module=self.module_id)
@@ -445,9 +445,9 @@ class RLlibTrainer:
 def train(config: str | Path | None = None, overrides: list[str] = (), resume: str | Path | None = None,
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (iteration, env steps, throughput, evaluations...)."""
-    from .train_ppo import _prepare
+    from .train_ppo import prepare_run
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
-    cfg, run_dir, ckpt = _prepare(args, schema=RLLIB_SCHEMA, latest=latest_rllib_checkpoint,
+    cfg, run_dir, ckpt = prepare_run(args, schema=RLLIB_SCHEMA, latest=latest_rllib_checkpoint,
                                   fixed=("model.", "multi_agent.", "env.num_players"))
     if cfg["ppo.minibatch_size"] > cfg["ppo.train_batch_size_per_learner"]:
         raise ConfigError(f"config key 'ppo.minibatch_size' ({cfg['ppo.minibatch_size']}) must not exceed "

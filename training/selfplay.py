@@ -48,10 +48,14 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena import in_worker, limit_threads, play_batched, win_stats
+
 from .checkpoints import BEST_MODEL, read_meta
-from .config import PPO_SCHEMA, ConfigError, Key, dump_config, load_config
+from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
+                     check_agent_code_list_required, dump_config, load_config)
 from .selfplay_env import SEAT_MODES, SNAPSHOT, SelfPlayEnv, learner_result
-from .train_ppo import Trainer, _prepare, _tensorboard, run_training, shaping_kwargs, training_parser
+from .envs import shaping_kwargs
+from .train_ppo import Trainer, prepare_run, run_training, training_parser, use_tensorboard
 
 __all__ = ["SELFPLAY_SCHEMA", "SelfPlayTrainer", "append_csv", "eval_row", "evaluate_tables", "format_tables",
            "list_snapshots", "main", "train"]
@@ -60,23 +64,6 @@ POOL_DIR = "pool"
 _SNAP = re.compile(r"^step_(\d+)\.zip$")
 EVAL_FIELDS = ["step", "opponent", "players", "games", "wins", "win_rate", "ci95_low", "ci95_high", "mean_vp",
                "mean_margin", "truncated", "seconds"]
-
-
-def _agent_codes(text: str) -> str | None:
-    from agents import parse_agent_code
-    codes = [c.strip() for c in text.split(",") if c.strip()]
-    try:
-        for c in codes:
-            parse_agent_code(c)
-    except ValueError as e:
-        return f"holds a bad agent code ({e})"
-    return None
-
-
-def _codes_required(text: str) -> str | None:
-    if not [c for c in text.split(",") if c.strip()]:
-        return "must list at least one agent code"
-    return _agent_codes(text)
 
 
 def _weight(v):
@@ -104,7 +91,7 @@ def _schema() -> dict[str, Key]:
                                     check=_weight),
         "selfplay.baselines": Key(str, "random,greedy", "baseline agent codes, comma-separated (agents."
                                   "make_agent: random, greedy, heuristic, mcts:<n>, policy:<path>)",
-                                  check=_agent_codes),
+                                  check=check_agent_code_list),
         "selfplay.per_seat": Key(bool, True, "draw every opponent seat on its own (false: one draw per table)"),
         "selfplay.deterministic": Key(bool, False, "snapshots play their greedy action (false: they sample)"),
     })
@@ -112,7 +99,7 @@ def _schema() -> dict[str, Key]:
     out.update({k: v for k, v in ppo.items() if k.startswith("eval.")})
     out["eval.n_games"] = replace(ppo["eval.n_games"], default=50, help="games per opponent code per evaluation")
     out["eval.opponents"] = Key(str, "random,greedy", "agent codes to evaluate against (that agent at every "
-                                "other seat), comma-separated", check=_codes_required)
+                                "other seat), comma-separated", check=check_agent_code_list_required)
     out.update({k: v for k, v in ppo.items() if k.startswith(("checkpoint.", "logging."))})
     return out
 
@@ -120,15 +107,11 @@ def _schema() -> dict[str, Key]:
 SELFPLAY_SCHEMA: dict[str, Key] = _schema()
 
 
-def _codes(text: str) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()]
-
-
 def env_kwargs(cfg: dict[str, Any], index: int = 0, snapshots: list[str] = ()) -> dict[str, Any]:
     """Keyword arguments of ``SelfPlayEnv`` from the ``env.*`` and ``selfplay.*`` keys."""
     return {
         "num_players": cfg["env.num_players"], "seat": cfg["env.seat"], "index": index,
-        "pool": {"baselines": _codes(cfg["selfplay.baselines"]), "w_latest": cfg["selfplay.w_latest"],
+        "pool": {"baselines": agent_code_list(cfg["selfplay.baselines"]), "w_latest": cfg["selfplay.w_latest"],
                  "w_pool": cfg["selfplay.w_pool"], "w_baselines": cfg["selfplay.w_baselines"],
                  "pool_size": cfg["selfplay.pool_size"], "snapshots": list(snapshots)},
         "per_seat": cfg["selfplay.per_seat"], "deterministic": cfg["selfplay.deterministic"],
@@ -138,6 +121,9 @@ def env_kwargs(cfg: dict[str, Any], index: int = 0, snapshots: list[str] = ()) -
 
 
 class _EnvFactory:
+    """A Monitor-wrapped, reward-shaped ``SelfPlayEnv`` as a picklable callable; in a worker process
+    (SubprocVecEnv) torch and BLAS get one thread (``agents.arena.limit_threads``)."""
+
     def __init__(self, kwargs, shaping):
         self.kwargs, self.shaping = kwargs, shaping
 
@@ -145,6 +131,8 @@ class _EnvFactory:
         from stable_baselines3.common.monitor import Monitor
 
         from .rewards import shaped
+        if in_worker():
+            limit_threads()
         return Monitor(shaped(SelfPlayEnv(**self.kwargs), **self.shaping))
 
 
@@ -187,8 +175,6 @@ def evaluate_tables(model, opponents: list[str], n_games: int, num_players: int 
     ``batch`` games at a time with one batched forward pass per step.  Game i: the learner at seat
     ``i mod num_players``, seeded ``seed + i``.  Returns per code the games, wins, win rate and its Wilson 95%
     interval, mean VP, mean margin (own VP - best other VP) and truncated games; ``envs`` reuses environments."""
-    from .evaluate import wilson_interval
-
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     t0 = time.perf_counter()
@@ -200,45 +186,27 @@ def evaluate_tables(model, opponents: list[str], n_games: int, num_players: int 
         envs.append(SelfPlayEnv(num_players=num_players, pool={"baselines": ["random"]}, advanced=advanced,
                                 max_steps=max_steps))
     results: dict[str, list[tuple[bool, float, float, bool]]] = {c: [] for c in opponents}
-    active: dict[int, tuple[str, np.ndarray]] = {}
-    queue = iter(tasks)
 
-    def start(slot: int) -> None:
-        task = next(queue, None)
-        if task is not None:
-            code, i = task
-            obs, _ = envs[slot].reset(seed=seed + i, options={"seat": i % num_players, "opponents": code})
-            active[slot] = (code, obs)
+    def reset(env: SelfPlayEnv, task: tuple[str, int]) -> np.ndarray:
+        code, i = task
+        return env.reset(seed=seed + i, options={"seat": i % num_players, "opponents": code})[0]
 
-    for slot in range(n_par):
-        start(slot)
-    while active:
-        slots = sorted(active)
-        actions, _ = model.predict(np.stack([active[s][1] for s in slots]), deterministic=deterministic,
-                                   action_masks=np.stack([envs[s].action_masks() for s in slots]))
-        for slot, a in zip(slots, np.asarray(actions).reshape(-1)):
-            code = active[slot][0]
-            obs, _, term, trunc, info = envs[slot].step(int(a))
-            if not (term or trunc):
-                active[slot] = (code, obs)
-                continue
-            del active[slot]
-            if term:
-                won, margin = learner_result(info)
-                vp = info["scores"][info["learner_seat"]]
-            else:                                        # cut by max_steps: a loss
-                s = envs[slot].game_state
-                seat = envs[slot].seat
-                vp = int(s.vp[seat])
-                won, margin = False, float(vp - max(int(v) for p, v in enumerate(s.vp[:num_players]) if p != seat))
-            results[code].append((bool(won), float(vp), float(margin), bool(trunc and not term)))
-            start(slot)
+    def finish(env: SelfPlayEnv, task: tuple[str, int], term: bool, trunc: bool, info: dict) -> None:
+        if term:
+            won, margin = learner_result(info)
+            vp = info["scores"][info["learner_seat"]]
+        else:                                        # cut by max_steps: a loss
+            s, seat = env.game_state, env.seat
+            vp = int(s.vp[seat])
+            won, margin = False, float(vp - max(int(v) for p, v in enumerate(s.vp[:num_players]) if p != seat))
+        results[task[0]].append((bool(won), float(vp), float(margin), bool(trunc and not term)))
+
+    play_batched(model, envs[:n_par], tasks, reset, finish, deterministic=deterministic)
     per = {}
     for code, rows in results.items():
         won, vp, margin, cut = (np.array(col) for col in zip(*rows))
         wins = int(won.sum())
-        per[code] = {"games": len(rows), "wins": wins, "win_rate": wins / len(rows),
-                     "ci95": list(wilson_interval(wins, len(rows))), "mean_vp": float(vp.mean()),
+        per[code] = {**win_stats(wins, len(rows)), "mean_vp": float(vp.mean()),
                      "mean_margin": float(margin.mean()), "truncated": int(cut.sum())}
     return {"opponents": per, "players": num_players, "advanced": bool(advanced), "seed": seed,
             "games_per_opponent": n_games, "deterministic": bool(deterministic),
@@ -327,7 +295,7 @@ class SelfPlayTrainer(Trainer):
     def evaluate(self, model) -> dict[str, Any]:
         cfg = self.cfg
         n = int(model.num_timesteps)
-        r = evaluate_tables(model, _codes(cfg["eval.opponents"]), cfg["eval.n_games"],
+        r = evaluate_tables(model, agent_code_list(cfg["eval.opponents"]), cfg["eval.n_games"],
                             num_players=cfg["env.num_players"], advanced=cfg["env.advanced"], seed=cfg["eval.seed"],
                             deterministic=cfg["eval.deterministic"], max_steps=cfg["env.max_steps"],
                             envs=self._eval_envs)
@@ -363,7 +331,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
           progress=print) -> dict[str, Any]:
     """The script as a function: ``train_ppo.train``'s summary dict."""
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
-    cfg, run_dir, ckpt = _prepare(args, schema=SELFPLAY_SCHEMA)
+    cfg, run_dir, ckpt = prepare_run(args, schema=SELFPLAY_SCHEMA)
     rollout = cfg["ppo.n_steps"] * cfg["vec_env.n_envs"]
     if cfg["ppo.batch_size"] > rollout:
         raise ConfigError(f"config key 'ppo.batch_size' ({cfg['ppo.batch_size']}) must not exceed "
@@ -372,7 +340,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
         _EnvFactory(env_kwargs(cfg), shaping_kwargs(cfg))().close()
     except (ValueError, TypeError) as e:
         raise ConfigError(f"config section 'env' / 'selfplay': {e}") from None
-    _tensorboard(cfg)
+    use_tensorboard(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     dump_config(cfg, run_dir / "config.yaml")
     return SelfPlayTrainer(cfg, run_dir, ckpt).run(progress=progress)
@@ -394,7 +362,7 @@ def _evaluate_cli(args) -> int:
             pass
     import torch
     torch.set_num_threads(1)
-    r = evaluate_tables(load_model(path), _codes(args.opponents), args.games, num_players=players or 3,
+    r = evaluate_tables(load_model(path), agent_code_list(args.opponents), args.games, num_players=players or 3,
                         advanced=bool(advanced), seed=args.seed, deterministic=not args.stochastic,
                         max_steps=args.max_steps)
     r["model"] = str(path)
@@ -424,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.games < 1:
             raise ConfigError("--games must be >= 1")
-        err = _codes_required(args.opponents)
+        err = check_agent_code_list_required(args.opponents)
         if err:
             raise ConfigError(f"--opponents {err}")
         return _evaluate_cli(args)

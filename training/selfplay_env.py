@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +26,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
+from agents.arena import in_worker, limit_threads
 
 __all__ = ["SEAT_MODES", "SNAPSHOT", "OpponentPool", "SelfPlayEnv", "SnapshotAgent", "learner_result",
            "load_policy"]
@@ -45,10 +46,9 @@ def load_policy(path: str | Path):
     if policy is not None:
         _POLICIES.move_to_end(key)
         return policy
-    import torch
     from sb3_contrib import MaskablePPO
-    if multiprocessing.parent_process() is not None:
-        torch.set_num_threads(1)
+    if in_worker():
+        limit_threads()
     policy = MaskablePPO.load(key, device="cpu").policy
     policy.set_training_mode(False)
     _POLICIES[key] = policy

@@ -52,8 +52,11 @@ import numpy as np
 
 from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, read_meta
 from .config import PPO_SCHEMA, ConfigError, dump_config, load_config, unflatten
+from .envs import EnvFactory, env_kwargs, make_env, make_vec_env, shaping_kwargs
+from .ppo_settings import policy_spec, ppo_kwargs
 
-__all__ = ["main", "train", "make_env", "make_vec_env", "policy_spec", "ppo_kwargs"]
+__all__ = ["EnvFactory", "Trainer", "env_kwargs", "main", "make_env", "make_vec_env", "policy_spec", "ppo_kwargs",
+           "prepare_run", "run_training", "shaping_kwargs", "train", "training_parser", "use_tensorboard"]
 
 EVAL_FIELDS = ["step", "games", "wins", "win_rate", "ci95_low", "ci95_high", "mean_vp", "mean_hal_vp",
                "mean_margin", "truncated", "seconds"]
@@ -61,91 +64,7 @@ EVAL_FIELDS = ["step", "games", "wins", "win_rate", "ci95_low", "ci95_high", "me
 
 # -- building blocks ---------------------------------------------------------------------------------------------
 
-def env_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments of ``BlackAngelSingleAgentEnv`` (solo) from the ``env.*`` keys."""
-    return {"num_players": 1, "hal_difficulty": cfg["env.hal_difficulty"], "advanced": cfg["env.advanced"],
-            "reward": cfg["env.reward"], "reward_scale": cfg["env.reward_scale"],
-            "illegal_reward": cfg["env.illegal_reward"], "max_steps": cfg["env.max_steps"]}
-
-
-def shaping_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
-    """The reward shaping of the training environments (``env.shaping*``; ``training/rewards.py``).  Undiscounted
-    (gamma 1): with the learner's gamma < 1 a potential that is mostly negative (Hal's VP are subtracted) pays
-    ``(1 - gamma) * |phi|`` for every extra decision, and a first run learned to drag games out for it."""
-    return {"shaping": cfg["env.shaping"], "scale": cfg["env.shaping_scale"], "gamma": 1.0}
-
-
-def make_env(kwargs: dict[str, Any], shaping: dict[str, Any] | None = None):
-    """A Monitor-wrapped solo environment (the Monitor feeds SB3's rollout/ep_rew_mean), reward-shaped when
-    ``shaping`` names a shaping."""
-    from stable_baselines3.common.monitor import Monitor
-
-    from blackangel_env.gym_env import BlackAngelSingleAgentEnv
-
-    from .rewards import shaped
-    env = BlackAngelSingleAgentEnv(**kwargs)
-    if shaping is not None:
-        env = shaped(env, **shaping)
-    return Monitor(env)
-
-
-class _EnvFactory:
-    def __init__(self, kwargs, shaping=None):
-        self.kwargs = kwargs
-        self.shaping = shaping
-
-    def __call__(self):
-        return make_env(self.kwargs, self.shaping)
-
-
-def make_vec_env(cfg: dict[str, Any], seed: int):
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    fns = [_EnvFactory(env_kwargs(cfg), shaping_kwargs(cfg)) for _ in range(cfg["vec_env.n_envs"])]
-    if cfg["vec_env.type"] == "subproc":
-        venv = SubprocVecEnv(fns, start_method=cfg["vec_env.start_method"])
-    else:
-        venv = DummyVecEnv(fns)
-    venv.seed(seed)                      # environment i: seed + i, applied at the first reset
-    return venv
-
-
-def policy_spec(cfg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """("MlpPolicy", policy_kwargs) for ``policy.*``."""
-    import torch
-
-    kwargs: dict[str, Any] = {
-        "net_arch": {"pi": list(cfg["policy.net_arch_pi"]), "vf": list(cfg["policy.net_arch_vf"])},
-        "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy.activation"]],
-        "ortho_init": cfg["policy.ortho_init"],
-    }
-    if cfg["policy.type"] == "entity":
-        from .policies import EntityExtractor
-        kwargs["features_extractor_class"] = EntityExtractor
-        kwargs["features_extractor_kwargs"] = {
-            k: cfg[f"policy.entity.{k}"]
-            for k in ("seat_dim", "hex_dim", "display_dim", "hand_dim", "global_dim", "features_dim")}
-    return "MlpPolicy", kwargs
-
-
-def _linear(lr: float):
-    from stable_baselines3.common.utils import LinearSchedule
-    return LinearSchedule(lr, 0.0, 1.0)
-
-
-def ppo_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
-    lr = cfg["ppo.learning_rate"]
-    return {
-        "learning_rate": lr if cfg["ppo.lr_schedule"] == "constant" else _linear(lr),
-        "n_steps": cfg["ppo.n_steps"], "batch_size": cfg["ppo.batch_size"], "n_epochs": cfg["ppo.n_epochs"],
-        "gamma": cfg["ppo.gamma"], "gae_lambda": cfg["ppo.gae_lambda"], "clip_range": cfg["ppo.clip_range"],
-        "clip_range_vf": cfg["ppo.clip_range_vf"], "ent_coef": cfg["ppo.ent_coef"], "vf_coef": cfg["ppo.vf_coef"],
-        "max_grad_norm": cfg["ppo.max_grad_norm"], "target_kl": cfg["ppo.target_kl"],
-        "normalize_advantage": cfg["ppo.normalize_advantage"],
-    }
-
-
-def _tensorboard(cfg: dict[str, Any]) -> bool:
+def use_tensorboard(cfg: dict[str, Any]) -> bool:
     available = importlib.util.find_spec("tensorboard") is not None
     mode = cfg["logging.tensorboard"]
     if mode == "true" and not available:
@@ -300,7 +219,7 @@ class Trainer:
         self.progress = progress
         if cfg["run.torch_threads"]:
             torch.set_num_threads(cfg["run.torch_threads"])
-        use_tb = _tensorboard(cfg)
+        use_tb = use_tensorboard(cfg)
         start_step = int(read_meta(self.resume_from)["num_timesteps"]) if self.resume_from else 0
         self.segment_seed = _segment_seed(cfg["run.seed"], start_step)
         venv = self.make_vec_env(self.segment_seed)      # before torch works: forked workers stay clean
@@ -398,7 +317,7 @@ class Trainer:
                 pass
 
 
-def _prepare(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy.",)
+def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy.",)
              ) -> tuple[dict[str, Any], Path, Path | None]:
     """(config, run dir, checkpoint to resume from or None); ``latest(run_dir)`` finds the checkpoint, keys
     starting with a prefix of ``fixed`` cannot change on resume (training/selfplay.py, rllib_train.py)."""
@@ -435,13 +354,13 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (``num_timesteps``, ``steps_per_second``, evaluations...)."""
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
-    cfg, run_dir, ckpt = _prepare(args)
+    cfg, run_dir, ckpt = prepare_run(args)
     # the environment options are checked by building one environment before anything is written
     try:
         make_env(env_kwargs(cfg)).close()
     except (ValueError, TypeError) as e:
         raise ConfigError(f"config section 'env': {e}") from None
-    _tensorboard(cfg)
+    use_tensorboard(cfg)
     if cfg["pretrain.agent"] and cfg["pretrain.dataset"] and not Path(cfg["pretrain.dataset"]).is_file():
         raise ConfigError(f"config key 'pretrain.dataset': {cfg['pretrain.dataset']!r} is not a file")
     run_dir.mkdir(parents=True, exist_ok=True)
