@@ -43,6 +43,7 @@ def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
             assert r["dice_used"] == r["blk_board_action"] + r["blk_mission_action"]
 
 
+@pytest.mark.slow
 def test_deterministic_and_independent_of_workers(tmp_path):
     a = play_games(["random", "greedy"], 4, seed=3)
     b = play_games(["random", "greedy"], 4, seed=3)
