@@ -62,11 +62,13 @@ def _match(cls, games):
     return np.mean(mine), np.mean(theirs), wins
 
 
+@pytest.mark.slow
 def test_greedy_beats_random():
     mine, theirs, wins = _match(GreedyAgent, 18)
     assert mine > 2 * theirs and wins >= 14, (mine, theirs, wins)
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random():
     mine, theirs, wins = _match(HeuristicAgent, 6)
     assert mine > 3 * theirs and wins >= 5, (mine, theirs, wins)

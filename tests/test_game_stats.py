@@ -17,6 +17,7 @@ from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play
 
 @pytest.mark.parametrize("codes", [["random"], ["greedy"], ["random", "greedy", "random"], ["greedy", "random"]],
                          ids=lambda c: ",".join(c))
+@pytest.mark.slow
 def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
     for g in range(3):
         ref = _eval_game((codes, "standard", False, 11, g))       # the same seeds as blackangel eval
