@@ -234,7 +234,7 @@ _PLAY_HELP = """Type the number of a legal action, or:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from . import actions as A
+    from . import actions as A, explain
     from .encoding import encode_observation
 
     def fail(msg: str) -> int:
@@ -284,8 +284,9 @@ def _play(args: argparse.Namespace) -> int:
         shown = len(s.log)
         print(render(s, args.seat))
         legal = engine.legal_actions(s)
-        for i, a in enumerate(legal):
-            print(f"  {i:3d}  {A.action_to_string(a)}")
+        print(explain.prompt(s))
+        for i, (a, text) in enumerate(zip(legal, explain.describe_options(s, legal))):
+            print(f"  {i:3d}  {text}  [{A.action_to_string(a)}]")
         while True:
             try:
                 line = input(f"player_{args.seat}> ").strip()
@@ -296,7 +297,7 @@ def _play(args: argparse.Namespace) -> int:
                 print("stopped" + (f"; resume with --load {save_path}" if save_path else ""))
                 return 0
             if line == "help" or not line:
-                print(_PLAY_HELP)
+                print(explain.explain_rules(s) + "\n" + _PLAY_HELP)
                 continue
             if line == "board":
                 print(render(s, args.seat))

@@ -29,6 +29,7 @@ def _play(agents, seed, n, max_moves=None, **kw):
     return None, None, moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [GreedyAgent, HeuristicAgent, lambda seed=None: MCTSAgent(4, seed=seed)])
 def test_agent_legal_and_deterministic(make):
     a1 = _play([make(), make()], 5, 2, max_moves=80)
@@ -36,6 +37,7 @@ def test_agent_legal_and_deterministic(make):
     assert a1 == a2 and len(a1[2]) == 80
 
 
+@pytest.mark.slow
 def test_agents_legal_solo_and_advanced():
     _play([HeuristicAgent()], 3, 1, hal_difficulty="standard", advanced=True)
     _play([GreedyAgent(), RandomAgent(), GreedyAgent()], 4, 3, advanced=True)
@@ -62,11 +64,13 @@ def _match(cls, games):
     return np.mean(mine), np.mean(theirs), wins
 
 
+@pytest.mark.slow
 def test_greedy_beats_random():
     mine, theirs, wins = _match(GreedyAgent, 18)
     assert mine > 2 * theirs and wins >= 14, (mine, theirs, wins)
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random():
     mine, theirs, wins = _match(HeuristicAgent, 6)
     assert mine > 3 * theirs and wins >= 5, (mine, theirs, wins)

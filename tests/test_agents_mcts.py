@@ -10,6 +10,7 @@ greedy's 8.0; ``mcts:16`` won 5 and 3.)
 """
 
 import numpy as np
+import pytest
 
 from agents import GreedyAgent, MCTSAgent, make_agent
 from blackangel_env import engine, new_game
@@ -37,6 +38,7 @@ def test_mcts_budget_is_the_stated_one():
     assert isinstance(a, MCTSAgent) and a.simulations == 32 and a.rollout_depth == 6 and a.pool_size == 8
 
 
+@pytest.mark.slow
 def test_mcts_beats_greedy_at_stated_budget():
     results = [_game(g) for g in range(GAMES)]
     mine = np.array([r[0] for r in results])

@@ -459,6 +459,7 @@ CORRUPTIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CORRUPTIONS))
 def test_corrupted_copy_raises(name: str, tmp_path: Path) -> None:
     """A corrupted copy raises ComponentError whose message names the entry and the field."""

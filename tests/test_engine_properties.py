@@ -36,6 +36,7 @@ def play_random(s: State, rng: np.random.Generator, check: bool = False, limit: 
     return taken
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("n", COUNTS)
 def test_random_games_keep_invariants(n, advanced):
@@ -67,6 +68,7 @@ def test_scores_consistent_with_the_log(n):
         assert last.get(f"player_{p}", 5) == int(s.vp[p])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("n", COUNTS)
 def test_mask_and_rules_agree(n, advanced):

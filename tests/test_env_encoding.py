@@ -61,6 +61,7 @@ def test_docs_observation_md_is_generated_from_the_layout():
     assert doc.read_text() == text, "docs/observation.md is stale: python -m blackangel_env.encoding > it"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("advanced", [False, True])
 def test_observations_are_bounded_float32_of_fixed_size(n, advanced):

@@ -195,6 +195,7 @@ def _make_checked(seed):
     return thunk
 
 
+@pytest.mark.slow
 def test_maskable_ppo_solo_never_takes_a_masked_action(tmp_path):
     torch = pytest.importorskip("torch")
     sb3_contrib = pytest.importorskip("sb3_contrib")

@@ -20,6 +20,7 @@ def test_eval_solo_json(tmp_path):
     assert 0 <= row["win_rate_ci95"][0] <= row["win_rate"] <= row["win_rate_ci95"][1] <= 1
 
 
+@pytest.mark.slow
 def test_eval_workers_do_not_change_results(tmp_path):
     docs = []
     for k in (1, 2):

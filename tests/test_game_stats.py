@@ -17,6 +17,7 @@ from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play
 
 @pytest.mark.parametrize("codes", [["random"], ["greedy"], ["random", "greedy", "random"], ["greedy", "random"]],
                          ids=lambda c: ",".join(c))
+@pytest.mark.slow
 def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
     for g in range(3):
         ref = play_match(codes, g, 11)          # the games of blackangel eval (agents.arena)
@@ -43,6 +44,7 @@ def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
             assert r["dice_used"] == r["blk_board_action"] + r["blk_mission_action"]
 
 
+@pytest.mark.slow
 def test_deterministic_and_independent_of_workers(tmp_path):
     a = play_games(["random", "greedy"], 4, seed=3)
     b = play_games(["random", "greedy"], 4, seed=3)

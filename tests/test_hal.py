@@ -1116,6 +1116,7 @@ def _hal_robots(s) -> int:
     return int(s.robots_break[BOT]) + int(s.robots_ws[BOT].sum()) + cards
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_solo_games_keep_invariants(advanced, chunk):

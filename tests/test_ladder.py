@@ -28,6 +28,7 @@ def _ladder():
     return mod
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code,games", [("random", 3), ("greedy", 2), ("heuristic", 1), ("mcts:2", 1)])
 def test_the_same_seeds_give_the_same_games_at_every_difficulty(code, games):
     for g in range(games):

@@ -87,6 +87,7 @@ def test_committed_notebooks_hold_their_outputs():
         assert not [o for c in code for o in c.outputs if o.output_type == "error"], f"{name}: errors in outputs"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path: Path, monkeypatch, request):
     monkeypatch.setenv("MPLBACKEND", "Agg")           # headless, whatever the notebook does

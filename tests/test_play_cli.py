@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from blackangel_env.cli import load_record, replay_record
 
 CMD = [sys.executable, "-m", "blackangel_env.cli"]
@@ -15,6 +17,7 @@ def _run(args, text, timeout=300):
     return subprocess.run(CMD + args, input=text, capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_scripted_session_plays_to_the_end(tmp_path):
     """Always the first listed action, with a few bad inputs and commands on the way: the game ends with the
     final scores, and the saved record replays to the same end."""
@@ -31,6 +34,7 @@ def test_scripted_session_plays_to_the_end(tmp_path):
     assert rep.returncode == 0 and "Final scores" in rep.stdout
 
 
+@pytest.mark.slow
 def test_quit_and_resume(tmp_path):
     save = tmp_path / "game.json"
     r = _run(["play", "--players", "2", "--opponents", "random", "--seed", "2", "--save", str(save)],

@@ -59,6 +59,7 @@ def local_ray():
     torch.set_num_threads(n)
 
 
+@pytest.mark.slow
 @needs_rllib
 def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     run = tmp_path / "run"
@@ -109,6 +110,7 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     assert info["action_mask"][coded.act(obs, info["action_mask"])] == 1
 
 
+@pytest.mark.slow
 @needs_rllib
 def test_the_masked_module_never_samples_an_illegal_action(local_ray):
     """The PettingZoo adapter RLlib samples from, driven by the masked module's exploration forward pass."""

@@ -123,6 +123,7 @@ def test_bad_config_files_are_refused(tmp_path):
 
 # -- training, resuming, evaluating, loading as an agent ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", ["mlp", "entity"])
 def test_train_resume_evaluate_and_play(policy, tmp_path):
     run = tmp_path / "run"
@@ -196,6 +197,7 @@ def test_train_resume_evaluate_and_play(policy, tmp_path):
             make_agent(f"policy:{tmp_path / 'nowhere'}")
 
 
+@pytest.mark.slow
 def test_subprocess_envs_and_interrupted_run_resumes(tmp_path, monkeypatch):
     run = tmp_path / "run"
     out = _train(run, "vec_env.type=subproc", "run.total_timesteps=128", "eval.freq=0", "eval.at_end=false",
@@ -218,6 +220,7 @@ def test_subprocess_envs_and_interrupted_run_resumes(tmp_path, monkeypatch):
     assert _train(run2, resume=True)["num_timesteps"] == 256
 
 
+@pytest.mark.slow
 def test_resolve_model_and_evaluation_helpers(tmp_path):
     with pytest.raises(FileNotFoundError, match="neither a model"):
         resolve_model(tmp_path / "nothing")
@@ -240,6 +243,7 @@ def test_resolve_model_and_evaluation_helpers(tmp_path):
     assert "win rate" in ev.format_result(r)
 
 
+@pytest.mark.slow
 def test_export_for_play_keeps_the_weights_and_drops_adam_state(tmp_path):
     from training.checkpoints import export_for_play
     from training.evaluate import load_model
@@ -258,6 +262,7 @@ def test_export_for_play_keeps_the_weights_and_drops_adam_state(tmp_path):
                           b.predict(obs, action_masks=masks, deterministic=True)[0])
 
 
+@pytest.mark.slow
 def test_learning_curve_reads_every_segment_and_draws(tmp_path):
     from training import curves
     run = tmp_path / "run"

@@ -42,6 +42,7 @@ def dataset():
                              shaping={"shaping": "value", "scale": 0.05, "gamma": 1.0})
 
 
+@pytest.mark.slow
 def test_collection_is_deterministic_and_legal(dataset, tmp_path):
     data, meta = dataset
     n = len(data["actions"])
@@ -86,6 +87,7 @@ def _model(*sets):
     return MaskablePPO(policy, venv, policy_kwargs=kwargs, seed=0, verbose=0, **train_ppo.ppo_kwargs(cfg))
 
 
+@pytest.mark.slow
 def test_cloning_fits_the_expert_actions(dataset):
     data, _ = dataset
     model = _model("policy.net_arch_pi=[64]", "policy.net_arch_vf=[64]")
@@ -122,6 +124,7 @@ def test_pretrain_config_keys():
     assert bc["ppo.gamma"] == 1.0 and load_config(ROOT / "configs/train/ppo_solo.yaml")["ppo.gamma"] == 1.0
 
 
+@pytest.mark.slow
 def test_train_ppo_pretrains_once_then_resumes(tmp_path, monkeypatch):
     run = tmp_path / "run"
     msgs: list[str] = []
@@ -154,6 +157,7 @@ def test_train_ppo_pretrains_once_then_resumes(tmp_path, monkeypatch):
     assert out["num_timesteps"] == 384 and read_meta(list_checkpoints(run)[-1][1])["segment"] == 1
 
 
+@pytest.mark.slow
 def test_pretrain_reuses_a_given_dataset_and_the_cli(dataset, tmp_path, monkeypatch):
     data, meta = dataset
     path = imitation.save_dataset(tmp_path / "d.npz", data, meta)
@@ -179,6 +183,7 @@ def test_pretrain_reuses_a_given_dataset_and_the_cli(dataset, tmp_path, monkeypa
         assert [int(r["step"]) for r in csv.DictReader(f)] == [128]
 
 
+@pytest.mark.slow
 def test_a_run_stopped_while_pretraining_resumes_from_the_cached_dataset(tmp_path, monkeypatch):
     run = tmp_path / "run"
     sets = [f"run.dir={run}", "env.max_steps=20", "pretrain.agent=greedy", "pretrain.games=1", "pretrain.epochs=1",
@@ -198,6 +203,7 @@ def test_a_run_stopped_while_pretraining_resumes_from_the_cached_dataset(tmp_pat
     assert [s for s, _ in list_checkpoints(run)] == [0, 128]
 
 
+@pytest.mark.slow
 def test_dagger_games_are_driven_by_the_clone_and_labelled_by_the_expert(dataset, tmp_path):
     """DAgger's collection (module docstring, point 3): beta = 1 is the expert's own games; beta = 0 follows the
     driver while every label stays the expert's (legal) choice; the result does not depend on the workers."""
@@ -228,6 +234,7 @@ def test_dagger_games_are_driven_by_the_clone_and_labelled_by_the_expert(dataset
     assert list(np.unique(merged["episode"])) == [0, 1, 2, 3, 4, 5] and len(merged["actions"]) == 120
 
 
+@pytest.mark.slow
 def test_train_ppo_runs_dagger_rounds_and_reuses_them(tmp_path, monkeypatch):
     run = tmp_path / "run"
     sets = [f"run.dir={run}", "env.max_steps=20", "pretrain.agent=greedy", "pretrain.games=2", "pretrain.epochs=1",

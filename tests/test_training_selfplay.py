@@ -139,6 +139,7 @@ def test_selfplay_env_seats_opponents_and_seeding():
 
 # -- training, resuming, evaluating, loading as an agent ------------------------------------------------------------
 
+@pytest.mark.slow
 def test_train_resume_evaluate(tiny_run, tmp_path):
     run, out = tiny_run
     assert out["num_timesteps"] == 256 and out["steps_per_second"] > 0
@@ -186,6 +187,7 @@ def test_train_resume_evaluate(tiny_run, tmp_path):
     assert selfplay.main(["--evaluate", str(run2), "--opponents", "nobody"]) == 2
 
 
+@pytest.mark.slow
 def test_snapshots_and_runs_are_agents(tiny_run):
     run, _ = tiny_run
     snap = selfplay.list_snapshots(run)[-1][1]
@@ -209,6 +211,7 @@ def test_snapshots_and_runs_are_agents(tiny_run):
     assert cli(["eval", "--players", f"policy:{run},random,random", "--games", "3", "--seed", "1", "--quiet"]) == 0
 
 
+@pytest.mark.slow
 def test_subprocess_workers_load_snapshots(tmp_path):
     run = tmp_path / "run"
     out = selfplay.train(TINY, [f"run.dir={run}", "vec_env.type=subproc", "run.total_timesteps=192",
@@ -223,6 +226,7 @@ def test_subprocess_workers_load_snapshots(tmp_path):
     assert max(float(r["selfplay/snapshot_seats"] or 0) for r in rows) > 0             # workers seated snapshots
 
 
+@pytest.mark.slow
 def test_the_pool_reaches_subprocess_workers(tiny_run):
     from stable_baselines3.common.vec_env import SubprocVecEnv
     run, _ = tiny_run
