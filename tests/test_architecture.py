@@ -14,7 +14,7 @@ PACKAGES = ("blackangel_env", "agents", "training", "benchmarks")
 
 # blackangel_env's modules above the rules engine; every other module of blackangel_env (the engine package
 # included) is the rules engine and its data ("core").
-VIEWS = {"blackangel_env.encoding", "blackangel_env.render"}
+VIEWS = {"blackangel_env.encoding", "blackangel_env.render", "blackangel_env.explain"}
 ADAPTERS = {"blackangel_env", "blackangel_env.pettingzoo_env", "blackangel_env.gym_env"}
 APPLICATION = {"blackangel_env.cli", "blackangel_env.bench", "blackangel_env.docgen"}
 
@@ -29,10 +29,9 @@ ALLOWED = {
     "application": {"core", "views", "adapters", "agents", "arena", "training", "application"},
 }
 
-# Import cycles inside the rules engine that predate this test; the engine's own restructuring removes them.
-# Any other cycle, or a new one, fails.
-KNOWN_ENGINE_CYCLES = [{"blackangel_env.invariants", "blackangel_env.state"},
-                       {"blackangel_env.engine", "blackangel_env.hal", "blackangel_env.scoring"}]
+# The one import cycle inside the rules engine that predates this test (the engine package's own graph is checked
+# by tests/test_engine_layout.py). Any other cycle, or a new one, fails.
+KNOWN_ENGINE_CYCLES = [{"blackangel_env.invariants", "blackangel_env.state"}]
 
 
 def layer(module: str) -> str:
