@@ -1,5 +1,5 @@
 """Builds the measurement prototypes in place (``python benchmarks/prototypes/build.py``; needs Cython and a C
-compiler): moves_pyx, moves_pure (the .py compiled by Cython), moves_capi, rng_pyx.  ``--engine DIR`` also
+compiler): moves_pyx, moves_pure (the .py compiled by Cython), moves_capi, rng_pyx, rng_pure.  ``--engine DIR`` also
 compiles a copy of ``blackangel_env`` in DIR with Cython, the sources unchanged (pure-Python mode without
 annotations)."""
 
@@ -37,6 +37,7 @@ def build(exts, build_dir: Path, inplace_dir: Path) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="+", default=None, help="build only these prototypes")
     ap.add_argument("--engine", type=Path, default=None, help="a copy of the repository to compile blackangel_env in")
     args = ap.parse_args()
     rand_lib = str(Path(np.random.__file__).parent / "lib")
@@ -50,7 +51,11 @@ def main() -> None:
             Extension("moves_capi", ["moves_capi.c"], extra_compile_args=opt),
             Extension("rng_pyx", ["rng_pyx.pyx"], include_dirs=inc, library_dirs=[rand_lib],
                       libraries=["npyrandom"], extra_compile_args=opt),
+            Extension("rng_pure", ["rng_pure.py"], include_dirs=inc, library_dirs=[rand_lib],
+                      libraries=["npyrandom"], extra_compile_args=opt),
         ]
+        if args.only:
+            exts = [e for e in exts if e.name in args.only]
         print(f"prototypes built in {build(exts, HERE / 'build', HERE):.1f} s")
     else:
         root = args.engine.resolve()

@@ -4,8 +4,9 @@
 K1 (Command moves, the hex-board search behind the die-use look-ahead): the engine's ``_passable`` +
 ``_destinations`` against moves_pure (interpreted and compiled), moves_pyx, moves_capi, moves_numba on every
 (position, seat, die value 1-6) of random games.  K2 (the chance path): rng_pyx against ``Generator.random``,
-``Generator.shuffle`` on a list, ``Generator.integers`` and the engine's ``_roll_dice`` / ``_shuffled``: the same
-values and the same generator state afterwards.  Timings: medians of alternating repeats, per call, with the
+``Generator.shuffle`` on a list, ``Generator.integers`` and the engine's ``_roll_dice`` / ``_shuffled``; rng_pure
+(one pure-mode source) compiled and interpreted against ``_roll`` / ``_shuffled``: the same values and the same
+generator state afterwards.  Timings: medians of alternating repeats, per call, with the
 ratio to the Python engine.
 
 Usage: ``python benchmarks/prototypes/compare.py [--repeats 7] [--games 12]``.
@@ -253,6 +254,38 @@ def run_k2(states, repeats: int) -> None:
         print(f"  {a}: {ma:.2f} us/call; {b}: {mb:.2f} us/call; speed-up {ma / mb:.1f}x")
 
 
+def run_rng_pure() -> None:
+    """rng_pure.py, one source: compiled (bitgen_t) and interpreted (Generator methods) against the engine."""
+    try:
+        import rng_pure as compiled
+    except ImportError:
+        compiled = None
+    if compiled is None or not compiled.__file__.endswith(".so"):
+        print("rng_pure: not built")
+        return
+    interp = _source_module("rng_pure")
+    faces = [1, 2, 3, 4, 5, 6]
+    for name, mod in (("compiled", compiled), ("interpreted", interp)):
+        n = 0
+        for seed in range(200):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            for k in list(range(0, 31)) + [100]:
+                x = list(range(k))
+                assert engine._shuffled(_Rng(a), x) == mod.shuffled(b, x), (name, seed, k)
+                assert engine._roll(_Rng(a, faces)) == mod.roll(b, faces), (name, seed, k)
+                n += 2
+            assert a.bit_generator.state == b.bit_generator.state
+        print(f"  rng_pure.py {name}: {n} rolls and shuffles equal to engine._roll / engine._shuffled, states equal")
+
+
+class _Rng:
+    """The two attributes engine._roll and engine._shuffled read from a state."""
+
+    def __init__(self, rng, faces=None):
+        self.rng = rng
+        self.comp = type("C", (), {"die_faces": faces})
+
+
 def run_numba_rng() -> None:
     try:
         import numba
@@ -304,6 +337,7 @@ def main(argv=None) -> None:
     states = positions(args.games)
     run_k1(states, args.repeats)
     run_k2(states, args.repeats)
+    run_rng_pure()
     run_numba_rng()
 
 
