@@ -148,15 +148,49 @@ def run_k1(states, repeats: int) -> None:
             print(f"    first difference: seat {tasks[i][5]} value {tasks[i][6]}: {got[i]} != {ref[i]}")
     times = {name: [] for name in variants}
     sample = tasks[::max(1, len(tasks) // 1500)]   # the same cases for every variant (the interpreted ones are slow)
-    for _ in range(repeats):                       # alternate the variants within each repeat
-        for name, fn in variants.items():
-            times[name].append(timed(fn, sample))
+    order = list(variants)
+    for r in range(repeats):                       # alternate the variants within each repeat, order rotated
+        for name in order[r % len(order):] + order[:r % len(order)]:
+            times[name].append(timed(variants[name], sample))
+    batch = _numba_batch(tasks, ref, repeats)
     base = statistics.median(times["python engine (_passable + _destinations)"])
-    print(f"  {'variant':<44} {'us/call':>8} {'speed-up':>9}   ({len(sample)} cases, median of {repeats} "
-          f"alternating repeats)")
+    best = min(times["python engine (_passable + _destinations)"])
+    print(f"  {'variant':<44} {'us/call':>8} {'speed-up':>9} {'best us':>8} {'speed-up':>9}   ({len(sample)} cases, "
+          f"median and best of {repeats} alternating repeats)")
     for name, ts in times.items():
         m = statistics.median(ts)
-        print(f"  {name:<44} {m:8.2f} {base / m:8.1f}x")
+        print(f"  {name:<44} {m:8.2f} {base / m:8.1f}x {min(ts):8.2f} {best / min(ts):8.1f}x")
+    if batch is not None:
+        print(f"  {'numba, all cases in one call (in the core)':<44} {batch:8.3f} {base / batch:8.1f}x   "
+              f"({len(tasks)} cases)")
+
+
+def _numba_batch(tasks, ref, repeats):
+    """K1 over every case inside one numba call: checks the move counts, returns the median us per case."""
+    try:
+        import moves_numba
+    except ImportError:
+        return None
+    n = len(tasks)
+    ters = np.zeros((n, 35), np.int16)
+    hss = np.full((n, 70), -1, np.int16)
+    nbs = np.full((n, 210), -1, np.int16)
+    nhs, bas, ps, evs = (np.zeros(n, np.int64) for _ in range(4))
+    for i, (s, ter, hs, nb, ba, p, ev) in enumerate(tasks):
+        nhs[i], bas[i], ps[i], evs[i] = len(ter), ba, p, ev
+        ters[i, :len(ter)] = ter
+        hss[i, :len(hs)] = hs
+        nbs[i, :len(nb)] = nb
+    args = (ters, hss, nbs, nhs, bas, T_ASTEROID, ps, evs)
+    counts = moves_numba.batch_count(*args)
+    bad = sum(int(c) != len(r) for c, r in zip(counts, ref))
+    print(f"  numba, all cases in one call: {'move counts equal on every case' if not bad else f'{bad} DIFFER'}")
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        moves_numba.batch_count(*args)
+        ts.append((time.perf_counter() - t0) / n * 1e6)
+    return statistics.median(ts)
 
 
 def run_k2(states, repeats: int) -> None:

@@ -63,3 +63,13 @@ def command_moves(ter, hs, nb, ba, asteroid, p, ev):
             n = _reach(ter, hs, nb, nh, ba, asteroid, p, h, ev, True, out, n, h)
     n = _reach(ter, hs, nb, nh, ba, asteroid, p, ba, ev, False, out, n, 255)
     return out[:n]
+
+
+@njit(cache=True)
+def batch_count(ters, hss, nbs, nhs, bas, asteroid, ps, evs):
+    """K1 over a batch of cases inside compiled code (one Python call): the number of moves of each case."""
+    out = np.empty(len(ps), np.int64)
+    for t in range(len(ps)):
+        nh = nhs[t]
+        out[t] = len(command_moves(ters[t, :nh], hss[t, :2 * nh], nbs[t], bas[t], asteroid, ps[t], evs[t]))
+    return out
