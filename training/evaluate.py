@@ -88,7 +88,7 @@ def evaluate_model(model, n_games: int, hal_difficulty: str = "standard", advanc
             if term or trunc:
                 s = envs[i].game_state
                 vp, hal = int(s.vp[0]), int(s.vp[BOT])
-                won = bool(term and 0 in info.get("winners", []))
+                won = bool(term and info["winners"][0])
                 results[game] = {"seed": seed + game, "won": won, "vp": vp, "hal_vp": hal,
                                  "truncated": bool(trunc and not term)}
                 del active[i]

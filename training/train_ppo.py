@@ -201,9 +201,10 @@ class Trainer:
 
     def game_result(self, info: dict[str, Any]) -> tuple[bool, float] | None:
         """(won, margin) of the learner from a finished game's ``info`` (None if it holds no result)."""
-        if "scores" not in info:
+        if not info.get("game_over"):
             return None
-        return 0 in info["winners"], info["scores"][0] - info.get("hal_score", 0)
+        hal = info["hal_score"] if info["hal_score"] >= 0 else 0      # -1: no Hal
+        return bool(info["winners"][0]), int(info["scores"][0]) - int(hal)
 
     def on_rollout_start(self, model) -> None:
         """Called before every rollout (after the evaluation and checkpoint due at that step)."""
