@@ -1106,9 +1106,11 @@ def layout_markdown(components: Components | None = None) -> str:
         f"One flat float32 vector of **{size}** values per seat, the same for every player count and both rule "
         "sets. Relative seats: `p0` is the observer, `p1` the next player in turn order, and so on; seat-valued "
         "columns use 0-3 for those relative seats and 4 for the neutral player (2 players) or Hal (solo). "
-        "Absent seats are all zeros. A value is the raw quantity divided by `scale`; `high` is the bound "
-        "declared in the observation space (1 for one-hot and flags; for counts of cards and tiles the number "
-        "of such components; for other quantities the int16 bound of the state buffer). "
+        "Absent seats are all zeros. A value is the raw quantity divided by `scale` and clipped to `high`, the "
+        "bound declared in the observation space: 1 for one-hot and flags; for counts and quantities the "
+        "limit the rules or components set (a die's value, the cards or tiles of a deck, 16 robots, 2 Damage "
+        "cubes), or where there is none a saturation level far above what games reach (VP 200, goods in "
+        "storage 20, round 40), beyond which the value reads as `high`. "
         "Tile-feature blocks (`TILE_F` = %d values) are: %s." % (
             TILE_F, "; ".join(f"{n} ({', '.join(v)})" for n, v in TILE_FEATURES)),
         "",
