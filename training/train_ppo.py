@@ -311,7 +311,10 @@ class Trainer:
                 model = MaskablePPO(policy, venv, policy_kwargs=policy_kwargs, seed=cfg["run.seed"],
                                     device=cfg["run.device"], verbose=0, **ppo_kwargs(cfg))
             else:
+                # the environment's observation space replaces the checkpoint's: a checkpoint saved before the
+                # observation bounds were tightened holds the same shape with other bounds, which SB3 refuses
                 model = MaskablePPO.load(str(self.resume_from), env=venv, device=cfg["run.device"],
+                                         custom_objects={"observation_space": venv.observation_space},
                                          **ppo_kwargs(cfg))
                 rng_file = self.resume_from.with_suffix(".rng")
                 if rng_file.is_file():
