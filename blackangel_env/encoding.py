@@ -18,7 +18,10 @@ orders, the Advanced deck, the cards removed from the Ravager deck and the order
 vector (the set of Hal cards not yet revealed does, since the revealed ones were seen).  Tests pin this.
 
 Values are non-negative: one-hot and flag slices are 0/1, counts and quantities are divided by the ``scale``
-given in the layout (so that usual values lie in [0, 1]; large VP totals may exceed 1).
+given in the layout (so that usual values lie in [0, 1]) and clipped to the slice's ``high``: the declared bound
+of the observation space, ``max_raw / scale``.  ``max_raw`` is the rules' or components' limit where there is
+one (dice values, decks, robots, hand sizes, damage) and otherwise a saturation level far above what games reach
+(VP 200, goods in storage 20, round 40, ...): a value beyond it reads as ``high``.
 
 Speed.  Everything is precomputed per (components, player count, observer) as index arrays ("plans"): the
 state buffer is copied into an int32 scratch vector followed by a few derived values (top of each Technology
@@ -115,21 +118,26 @@ class ObsSlice:
     kind: str          # "one-hot", "flags", "count", "quantity"
     scale: float       # the raw value is divided by this (1 for one-hot / flags)
     meaning: str
-    high: float        # upper bound of the values: 1 for one-hot / flags, else the largest raw value / scale
+    high: float        # upper bound of the values: 1 for one-hot / flags, else max_raw / scale (values clip to it)
 
 
 # =============================================================================================================
 # Layout (independent of the observer and of the player count)
 # =============================================================================================================
 
+ROBOTS = 16                   # robots of one player: the only limited component (rulebook), a bound for robot counts
+
+
 def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     out: list[ObsSlice] = []
     off = 0
 
-    def add(name, shape, kind, meaning, scale=1.0, max_raw=INT16_MAX):
+    def add(name, shape, kind, meaning, scale=1.0, max_raw=None):
         nonlocal off
         shape = tuple(shape)
         size = int(np.prod(shape))
+        if kind not in ("one-hot", "flags") and max_raw is None:
+            raise ValueError(f"{name}: a count or quantity needs its max_raw")
         high = 1.0 if kind in ("one-hot", "flags") else float(np.float32(max_raw / scale))
         out.append(ObsSlice(name, off, size, shape, kind, float(scale), meaning, high))
         off += size
@@ -142,7 +150,7 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("game.phase", (N_PHASES,), "one-hot", "phase of the decision in progress: " + ", ".join(PHASE_NAMES))
     add("game.actor", (REL_SEATS,), "one-hot", "relative seat of the player to decide (0 = the observer)")
     add("game.turn_player", (REL_SEATS,), "one-hot", "relative seat of the player whose turn it is")
-    add("game.round", (1,), "quantity", "round number", 20)
+    add("game.round", (1,), "quantity", "round number", 20, 40)
     add("game.flags", (4,), "flags", "end triggered, this is the final round, Spes reached, game over")
     add("game.spes_token_pos", (MAX_STRIPS,), "one-hot", "strip position of the Spes token (0 = next to the board)")
     add("game.spes_pos", (MAX_STRIPS,), "one-hot", "strip position of the Spes tile, once revealed")
@@ -167,8 +175,8 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("decision.die_flipped", (1,), "flags", "the die in use was turned to its opposite face")
     add("decision.action", (6,), "one-hot", "Black Angel action being performed (0-5 = printed 1-6)")
     add("decision.mission", (N_MISSIONS,), "one-hot", "Mission card being activated")
-    add("decision.value", (1,), "quantity", "strength of the action / activation in progress", 3)
-    add("decision.done", (1,), "quantity", "part of that strength already used", 3)
+    add("decision.value", (1,), "quantity", "strength of the action / activation in progress", 3, 3)
+    add("decision.done", (1,), "quantity", "part of that strength already used", 3, 3)
     add("decision.a1_slot", (N_SLOTS,), "one-hot", "slot of the card played in A1")
     add("decision.a1_colour", (3,), "one-hot", "colour of the Mission card played in A1 (none for a Ravager)")
     add("decision.pending", (N_CELLS,), "flags", "grid cells still to resolve after A1")
@@ -177,30 +185,30 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("decision.tile_adjacent", (1,), "flags", "the tile was activated by an adjacent activation tile")
     add("decision.ship_hex", (N_HEXES,), "one-hot", "hex of the ship chosen to move / command")
     add("decision.ship_launch", (1,), "flags", "the ship to move was just launched")
-    add("decision.move_range", (1,), "quantity", "ship movement allowed", 3)
+    add("decision.move_range", (1,), "quantity", "ship movement allowed", 3, 3)
     add("decision.move_min", (1,), "flags", "the ship must move at least one hex")
     add("decision.taken_tile", (F,), "one-hot", "features of the tile taken and being injected "
         "(blocks: " + ", ".join(n for n, _ in TILE_FEATURES) + ")")
     add("decision.ejected_advanced", (F,), "one-hot", "features of the ejected Advanced tile to place")
-    add("decision.pay_tech", (1,), "count", "Technology tiles still to pay", 3)
-    add("decision.pay_mission", (1,), "count", "Mission cards still to pay", 3)
+    add("decision.pay_tech", (1,), "count", "Technology tiles still to pay", 3, 3)
+    add("decision.pay_mission", (1,), "count", "Mission cards still to pay", 3, 3)
     add("decision.pay_seat", (SEAT_CODES,), "one-hot", "relative seat paying the cost")
-    add("decision.keep_n", (1,), "count", "cards to keep (draw two keep one)", 2)
+    add("decision.keep_n", (1,), "count", "cards to keep (draw two keep one)", 2, 2)
     add("decision.b_paid", (1,), "flags", "Sequence B: the paid reservation is used")
     add("decision.b_free_colour", (3,), "one-hot", "Sequence B: colour of the free reservation (boost)")
     add("decision.owner", (SEAT_CODES,), "one-hot", "relative seat of the card owner deciding out of turn")
-    add("decision.boosts_used", (1,), "count", "boosts used with the die in use", 3)
+    add("decision.boosts_used", (1,), "count", "boosts used with the die in use", 3, 9)
     add("decision.return_phase", (5, N_PHASES), "one-hot", "phase to return to after the tile effect / ship "
         "move / payment / keep / hand-limit discard in progress")
     # -- Black Angel board ------------------------------------------------------------------------------------
-    add("board.action_damage", (6,), "count", "Damage cubes on each action", 2)
+    add("board.action_damage", (6,), "count", "Damage cubes on each action", 2, 2)
     add("board.ravager_count", (6, N_RAV_STACK + 1), "one-hot", "number of Ravager cards at each action "
         "(the top card is the last one)")
     add("board.ravager_effect", (6, N_RAV_STACK, len(RAVAGER_EFFECTS)), "one-hot",
         "effect of each Ravager card at each location, bottom to top: " + ", ".join(RAVAGER_EFFECTS))
     add("board.ravager_die_colour", (6, N_RAV_STACK, 3), "one-hot", "colour targeted by a damage-die Ravager")
     add("board.ravager_robots", (6, N_RAV_STACK, SEAT_CODES), "count",
-        "robots of each relative seat on each Ravager card", 2)
+        "robots of each relative seat on each Ravager card", 2, 4)
     add("board.die_owner", (N_DICE, SEAT_CODES + 3), "one-hot",
         "each die: owned by relative seat 0-3 / neutral-Hal, in the supply, in use, not in the game")
     add("board.die_value", (N_DICE, DIE_FACES), "one-hot", "each die's face (0 = star)")
@@ -216,7 +224,7 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     add("space.black_angel", (N_HEXES,), "flags", "hex of the Black Angel")
     add("space.terrain", (N_HEXES, len(TERRAINS)), "one-hot", "terrain: " + ", ".join(TERRAINS))
     add("space.comet", (N_HEXES,), "flags", "comet on the hex")
-    add("space.icons", (N_HEXES,), "count", "Ravager icons on the hex", 2)
+    add("space.icons", (N_HEXES,), "count", "Ravager icons on the hex", 2, 2)
     add("space.card_colour", (N_HEXES, 3), "one-hot", "colour of the Mission card on the hex")
     add("space.card_kind", (N_HEXES, 2), "one-hot", "kind of that card: " + ", ".join(MISSION_KINDS))
     add("space.card_owner", (N_HEXES, SEAT_CODES), "one-hot", "relative seat owning that card (4 = Hal)")
@@ -229,14 +237,14 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
         who = "the observer" if r == 0 else f"the player {r} seat(s) after the observer"
         add(p + "present", (1,), "flags", f"{who} is in the game")
         add(p + "seat", (4,), "one-hot", "its seat in turn order (0 = first player)")
-        add(p + "vp", (1,), "quantity", "victory points", 100)
-        add(p + "storage", (3,), "count", "resources, debris, ships in storage", 5)
-        add(p + "robots", (2,), "count", "robots in the break room, in the supply", 10)
-        add(p + "workstations", (3,), "count", "robots in the orange / gray / green workstations", 3)
+        add(p + "vp", (1,), "quantity", "victory points", 100, 200)
+        add(p + "storage", (3,), "count", "resources, debris, ships in storage", 5, 20)
+        add(p + "robots", (2,), "count", "robots in the break room, in the supply", 10, ROBOTS)
+        add(p + "workstations", (3,), "count", "robots in the orange / gray / green workstations", 3, ROBOTS)
         add(p + "last_sequence", (3,), "one-hot", "last sequence taken: none, A, B")
         add(p + "hand_missions", (3,), "count", "Mission cards in hand per colour", 5, 20)
         add(p + "hand_ravagers", (1,), "count", "Ravager cards in hand", 5, N_RAVAGERS)
-        add(p + "drawn", (3,), "count", "cards drawn (draw two, keep one) per colour", 2, 20)
+        add(p + "drawn", (3,), "count", "cards drawn (draw two, keep one) per colour", 2, 2)
         add(p + "grid", (N_CELLS, F), "one-hot", "tile in each grid cell (row * 3 + col, row 0 = bottom)")
         add(p + "grid_boost_up", (N_CELLS,), "flags", "tile lies boost side up")
         add(p + "grid_debris", (N_CELLS,), "flags", "debris on the tile's lightning space")
@@ -246,9 +254,9 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
         add(p + "ejected", (3,), "count", "ejected Technology, Starting and Advanced tiles", 10, N_TECH)
         add(p + "tucked", (3,), "count", "ejected Mission cards tucked under the board, per colour", 10, 20)
     add("bot.present", (1,), "flags", "a neutral player (2 players) or Hal (solo) is in the game")
-    add("bot.vp", (1,), "quantity", "Hal's victory points", 100)
-    add("bot.workstations", (3,), "count", "neutral / Hal robots in the workstations", 3)
-    add("bot.robots", (1,), "count", "Hal's robots in the break room", 10)
+    add("bot.vp", (1,), "quantity", "Hal's victory points", 100, 200)
+    add("bot.workstations", (3,), "count", "neutral / Hal robots in the workstations", 3, ROBOTS)
+    add("bot.robots", (1,), "count", "Hal's robots in the break room", 10, ROBOTS)
     # -- private ------------------------------------------------------------------------------------------------
     add("own.hand", (N_MISSIONS,), "flags", "Mission cards (by id) in the observer's hand")
     add("own.drawn", (N_MISSIONS,), "flags", "Mission cards (by id) the observer drew and must keep one of")
@@ -437,6 +445,10 @@ class _Plan:
         # The plain quantities are scaled on their own (categorical slices have scale 1): the same float32
         # products as scaling the whole vector, without a pass over it.
         self.sc_scale = scale[self.sc_dst]
+        high = np.ones(self.N, dtype=np.float32)
+        for sl in self.slices:
+            high[sl.offset:sl.offset + sl.size] = sl.high
+        self.sc_high = high[self.sc_dst]          # scaled quantities clip to [0, high]
         self.sc_tmp = np.empty(len(sc_src), dtype=np.float32)
         self.derived = _derived(X, display_len)
         self.trash = trash
@@ -743,6 +755,7 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
     tmp = P.sc_tmp
     tmp[:] = ext[P.sc_src]
     tmp *= P.sc_scale
+    _clip(tmp, 0.0, P.sc_high, out=tmp)
     out[P.sc_dst] = tmp
     return out
 
@@ -810,9 +823,9 @@ class _IncPlan:
         assert len(set(dsts)) == len(dsts) and trash in dsts
         cat_positions = {q for mp in maps for q in mp.values()}
         assert not cat_positions.intersection(dsts), "a position is both categorical and a plain quantity"
-        sc_of: list[list[tuple[int, float]]] = [[] for _ in range(size)]
-        for x, dst, sc in zip(P.sc_src.tolist(), dsts, P.sc_scale.tolist()):
-            sc_of[x].append((dst, sc))
+        sc_of: list[list[tuple[int, float, float]]] = [[] for _ in range(size)]
+        for x, dst, sc, hi in zip(P.sc_src.tolist(), dsts, P.sc_scale.tolist(), P.sc_high.tolist()):
+            sc_of[x].append((dst, sc, hi))
         self.cat_of = [tuple(x) for x in cat_of]
         self.rc_of = [tuple(x) for x in rc_of]
         self.sc_of = [tuple(x) for x in sc_of]
@@ -884,6 +897,7 @@ class SeatEncoder:
         tmp = P.sc_tmp
         tmp[:] = ext[P.sc_src]
         tmp *= P.sc_scale
+        _clip(tmp, 0.0, P.sc_high, out=tmp)
         out[P.sc_dst] = tmp
         rc: dict[int, int] = {}               # counted entries: how many set each position
         mx = self._mv_ext
@@ -934,9 +948,11 @@ class SeatEncoder:
                         out[po] = 0.0
                     if pn is not None:
                         out[pn] = 1.0
-            for d, scale in scs:
-                # the exact product of two float32 values rounded once to float32: numpy's float32 product
-                out[d] = nv * scale
+            for d, scale, hi in scs:
+                # the exact product of two float32 values rounded once to float32: numpy's float32 product;
+                # clipped to [0, high] as the vectorised path does
+                v = nv * scale
+                out[d] = v if 0.0 <= v <= hi else (hi if v > hi else 0.0)
             if special:
                 if more is None:
                     more = []
@@ -968,8 +984,9 @@ class SeatEncoder:
                         out[pn] = 1.0
             if rc_of[p]:
                 self._counted(rc_of[p], ov, nv)
-            for d, scale in sc_of[p]:
-                out[d] = nv * scale
+            for d, scale, hi in sc_of[p]:
+                v = nv * scale
+                out[d] = v if 0.0 <= v <= hi else (hi if v > hi else 0.0)
 
     def _maintain(self, more: list[tuple[int, int, int]]) -> tuple[dict[int, int], dict[int, int]]:
         """Counts, derived values and the final-round flag after the buffer cells ``more`` (cell, old value, new
@@ -1096,9 +1113,11 @@ def layout_markdown(components: Components | None = None) -> str:
         f"One flat float32 vector of **{size}** values per seat, the same for every player count and both rule "
         "sets. Relative seats: `p0` is the observer, `p1` the next player in turn order, and so on; seat-valued "
         "columns use 0-3 for those relative seats and 4 for the neutral player (2 players) or Hal (solo). "
-        "Absent seats are all zeros. A value is the raw quantity divided by `scale`; `high` is the bound "
-        "declared in the observation space (1 for one-hot and flags; for counts of cards and tiles the number "
-        "of such components; for other quantities the int16 bound of the state buffer). "
+        "Absent seats are all zeros. A value is the raw quantity divided by `scale` and clipped to `high`, the "
+        "bound declared in the observation space: 1 for one-hot and flags; for counts and quantities the "
+        "limit the rules or components set (a die's value, the cards or tiles of a deck, 16 robots, 2 Damage "
+        "cubes), or where there is none a saturation level far above what games reach (VP 200, goods in "
+        "storage 20, round 40), beyond which the value reads as `high`. "
         "Tile-feature blocks (`TILE_F` = %d values) are: %s." % (
             TILE_F, "; ".join(f"{n} ({', '.join(v)})" for n, v in TILE_FEATURES)),
         "",

@@ -9,19 +9,36 @@ when ``blackangel_env`` is imported:
   played by ``opponents`` (uniform random over legal actions by default).
 
 Spaces.  Observation: the learner's flat ``Box(0, high, (5692,), float32)`` view (``docs/observation.md``).
-Action: ``Discrete(882)`` (``docs/actions.md``).  ``action_masks()`` returns the boolean legal-action mask of the
-learner (all True once the episode is over, so that it is never all False); it lives on the environment itself so
-that sb3-contrib's MaskablePPO works through ``SubprocVecEnv`` (``env_method("action_masks")``).  ``info`` also
-carries ``"action_mask"`` (the same mask as int8, all zeros once the game is over), and at the end ``"scores"``,
-``"winners"`` (and ``"hal_score"`` in the solo game).
+Action: ``Discrete(882)`` (``docs/actions.md``).
 
-Rewards: the schemes of the AEC environment (``reward="win" | "margin" | "vp"``, ``reward_scale``), from the
-learner's point of view; a step's reward sums everything that happened to the learner from its action up to its
-next decision (the opponents' and Hal's moves included).
+Masks.  ``action_masks()`` returns the boolean legal-action mask of the learner; it lives on the environment
+itself so that sb3-contrib's MaskablePPO works through ``SubprocVecEnv`` (``env_method("action_masks")``).
+``info["action_mask"]`` is the same array (bool, same content) at every step.  Once the episode is over (ended or
+truncated) both are all True: no action is legal then, but a masked sampler fed the last mask (Gymnasium's vector
+autoreset steps a finished environment once more, ignoring the action, to reset it) never sees an all-False mask.
+Gymnasium's ``Discrete.sample(mask=...)`` wants int8: ``mask.astype(np.int8)``.
 
-Illegal actions (SB3's ``check_env`` samples actions without masks) do not raise: the game is left unchanged,
-the reward is ``illegal_reward`` (default -0.1), ``info["illegal_action"]`` is True, and the step still counts
-toward ``max_steps`` (default 2000 learner steps), after which the episode is truncated.
+Info.  The same keys, shapes and dtypes at every step, ``reset`` included: ``"action_mask"`` (above),
+``"illegal_action"`` (0-d bool array, below), and the result keys of ``blackangel_env.outcome``: ``"scores"``
+(int64, one VP total per player; the final scores once the game is over), ``"hal_score"`` (``np.int64``, Hal's VP;
+-1 without Hal), ``"winners"`` (int8, 1 per player sharing the victory, all 0 until the end), ``"game_over"`` (0-d
+bool array).  Numpy scalars and arrays only: Gymnasium's vector API, TorchRL and Tianshou batch them as they are.
+
+Rewards (``reward=``, ``reward_scale``): the schemes of ``blackangel_env.outcome`` (``"win"`` by default,
+``"margin"``, ``"dense_margin"``, ``"vp"``), from the learner's point of view; a step's reward sums everything that
+happened to the learner from its action up to its next decision (the opponents' and Hal's moves included).
+
+Actions.  An action must be an integer id of the action space (a Python or numpy integer, or a 0-d integer array;
+not a bool, float, string or sequence): anything else raises ``IllegalActionError`` (a ``ValueError``) and
+changes nothing.  An id that the mask forbids (SB3's ``check_env`` samples actions without masks) does not raise:
+the game is left unchanged, the reward is ``illegal_reward`` (default -0.1), ``info["illegal_action"]`` is True,
+and the step still counts toward ``max_steps`` (default 2000 learner steps), after which the episode is
+truncated.  ``step`` before ``reset`` or after the episode is over raises ``RuntimeError``.
+
+Render modes: ``"ansi"`` (returns the text of ``blackangel_env.render``) and ``"human"`` (prints it).  The other
+standard Gymnasium modes (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks for by default,
+``"rgb_array_list"``, ``"depth_array"``) are accepted with a warning, as ``gymnasium.make`` does for a mode an
+environment lacks, and ``render()`` then warns and returns None; any other value is refused.
 
 Opponents (``opponents=``): None (uniform random legal moves drawn from the environment's seeded generator), one
 policy for every other seat, a sequence with one policy per other seat in seat order, or a dict ``{seat:
@@ -46,8 +63,9 @@ from . import engine
 from .components import default_components, load_components
 from .config import GameConfig
 from .encoding import SeatEncoder, encode_observation, observation_high
-from .pettingzoo_env import _check_reward, render_mode_output, terminal_rewards
-from .state import BOT, M_SOLO, State
+from .engine import IllegalActionError
+from .outcome import check_reward, margins, result_info, terminal_rewards
+from .state import State
 
 __all__ = ["BlackAngelSingleAgentEnv", "OpponentPolicy", "RandomPolicy", "register_envs"]
 
@@ -84,6 +102,18 @@ def _as_callable(policy: Any) -> Callable[[np.ndarray, np.ndarray, State], int]:
     raise TypeError(f"an opponent policy must be callable or have an act() method, got {type(policy).__name__}")
 
 
+# Standard Gymnasium render modes this environment does not draw: accepted with a warning (module docstring)
+UNSUPPORTED_RENDER_MODES = ("rgb_array", "rgb_array_list", "depth_array")
+
+
+def _positive_int_or_none(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return int(value)
+
+
 class BlackAngelSingleAgentEnv(gym.Env):
     """One learner seat of a Black Angel game; the other seats play inside ``step`` (module docstring)."""
 
@@ -97,17 +127,25 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self.config = GameConfig(num_players=num_players, advanced=advanced, hal_difficulty=hal_difficulty,
                                  components=components)
         self._comp = load_components(components) if components else default_components()
-        if not 0 <= seat < num_players:
-            raise ValueError(f"seat must be 0..{num_players - 1}, got {seat!r}")
-        self.seat = seat
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < num_players:
+            raise ValueError(f"seat must be an integer 0..{num_players - 1}, got {seat!r}")
+        self.seat = int(seat)
         self.reward_scheme = reward
-        self.reward_scale = _check_reward(reward, reward_scale)
-        self.illegal_reward = float(illegal_reward)
-        if max_steps is not None and int(max_steps) <= 0:
-            raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
-        self.max_steps = None if max_steps is None else int(max_steps)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.reward_scale = check_reward(reward, reward_scale)
+        try:
+            self.illegal_reward = float(illegal_reward)
+        except (TypeError, ValueError):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
+        if not np.isfinite(self.illegal_reward):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        self.max_steps = _positive_int_or_none("max_steps", max_steps)
+        if render_mode in UNSUPPORTED_RENDER_MODES:
+            gym.logger.warn(f"BlackAngel renders as text only (render modes {self.metadata['render_modes']}); "
+                            f"render_mode={render_mode!r} is accepted and render() will return None")
+        elif render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None "
+                             f"(or a standard mode it cannot draw: {UNSUPPORTED_RENDER_MODES}), got {render_mode!r}")
         self.render_mode = render_mode
         self._opponents = self._normalise_opponents(opponents, num_players)
         high = observation_high(self._comp)
@@ -117,6 +155,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self._encoder = SeatEncoder(seat)        # the learner's observations, re-encoded where the state changed
         self._mask: np.ndarray | None = None
         self._all_true = np.ones(A.NUM_ACTIONS, dtype=bool)
+        self._over = False                      # the episode has ended or been truncated
         self.num_steps = 0
         self.game_seed: int | None = None
 
@@ -153,47 +192,65 @@ class BlackAngelSingleAgentEnv(gym.Env):
             if pol is not None and hasattr(pol, "reset") and callable(pol.reset):
                 pol.reset(int(self.np_random.integers(0, 2**31 - 1)))
         self.num_steps = 0
-        self._vp = int(self._state.vp[self.seat])
+        self._over = False
+        # the potential whose change each step pays (vp: own VP, counted from the start; dense_margin: the margin,
+        # counted from 0 so that the rewards add up to the final margin)
+        self._potential = int(self._state.vp[self.seat]) if self.reward_scheme == "vp" else 0
         reward = self._advance()           # opponents moving before the learner's first decision
         self._pending_reward = reward
-        return self._observe(), self._info()
+        if self._state.terminal:
+            self._over = True
+        return self._observe(), self._info(False)
 
     def step(self, action):
         s = self._state
         if s is None:
             raise RuntimeError("call reset() before step()")
-        if s.terminal:
-            return self._observe(), 0.0, True, False, self._info()
+        if self._over:
+            raise RuntimeError("the episode is over (terminated or truncated): call reset() before step()")
+        a = self._as_action(action)            # IllegalActionError, before anything changes
         self.num_steps += 1
         truncated = self.max_steps is not None and self.num_steps >= self.max_steps
-        a = self._as_action(action)
         mask = self._legal_mask()
-        if a is None or not mask[a]:
-            info = self._info()
-            info["illegal_action"] = True
-            return self._observe(), self.illegal_reward, False, truncated, info
+        if not mask[a]:
+            self._over = truncated
+            return self._observe(), self.illegal_reward, False, truncated, self._info(True)
         engine.apply(s, a)
         self._mask = None
-        reward = self._pending_reward + self._vp_reward()
+        reward = self._pending_reward + self._step_reward()
         self._pending_reward = 0.0
         reward += self._advance()
         terminated = s.terminal
         if terminated:
             reward += terminal_rewards(s, self.reward_scheme, self.reward_scale)[self.seat]
             truncated = False
+        self._over = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return self._observe(), float(reward), terminated, bool(truncated and not terminated), self._info()
+        return self._observe(), float(reward), terminated, bool(truncated), self._info(False)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean legal-action mask of the learner (all True once the game is over)."""
-        s = self._state
-        if s is None or s.terminal:
+        """Boolean legal-action mask of the learner (all True once the episode is over: module docstring)."""
+        if self._state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        if self._over:
             return self._all_true.copy()
         return self._legal_mask().astype(bool)
 
     def render(self):
-        return render_mode_output(self.render_mode, self._state, self.seat)
+        """``"ansi"``: the text of the state from the learner's seat; ``"human"``: printed; else a warning."""
+        if self._state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode not in self.metadata["render_modes"]:
+            gym.logger.warn(f"render_mode={self.render_mode!r}: nothing to render (the render modes are "
+                            f"{self.metadata['render_modes']})")
+            return None
+        from .render import render as render_text        # imported on first use: training never pays for it
+        text = render_text(self._state, self.seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
 
     def close(self) -> None:
         pass
@@ -205,24 +262,38 @@ class BlackAngelSingleAgentEnv(gym.Env):
             raise RuntimeError("call reset() first")
         return self._state
 
-    def _as_action(self, action) -> int | None:
-        try:
-            a = int(np.asarray(action).reshape(()))
-        except (TypeError, ValueError):
-            return None
-        return a if 0 <= a < A.NUM_ACTIONS else None
+    def _as_action(self, action) -> int:
+        """The action id of ``action`` (module docstring); IllegalActionError for anything outside the space."""
+        if type(action) is int:
+            a = action
+        elif isinstance(action, np.integer):
+            a = int(action)
+        elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            a = int(action)
+        else:
+            shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
+            raise IllegalActionError(f"an action must be an integer id 0..{A.NUM_ACTIONS - 1} of "
+                                     f"Discrete({A.NUM_ACTIONS}), got {action!r} ({type(action).__name__}{shape})")
+        if not 0 <= a < A.NUM_ACTIONS:
+            raise IllegalActionError(f"action {a} is outside the action space Discrete({A.NUM_ACTIONS})")
+        return a
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
             self._mask = engine.legal_mask(self._state)
         return self._mask
 
-    def _vp_reward(self) -> float:
-        if self.reward_scheme != "vp":
+    def _step_reward(self) -> float:
+        """The per-step reward (``vp``, ``dense_margin``) since the last call: the change of the potential."""
+        scheme = self.reward_scheme
+        if scheme == "vp":
+            v = self._state.vp.item(self.seat)
+        elif scheme == "dense_margin":
+            v = margins(self._state)[self.seat]
+        else:
             return 0.0
-        v = int(self._state.vp[self.seat])
-        r = self.reward_scale * (v - self._vp)
-        self._vp = v
+        r = self.reward_scale * (v - self._potential)
+        self._potential = v
         return r
 
     def _advance(self) -> float:
@@ -238,22 +309,16 @@ class BlackAngelSingleAgentEnv(gym.Env):
             else:
                 a = call(encode_observation(s, p), engine.legal_mask(s), s.copy())
             engine.apply(s, a)
-            reward += self._vp_reward()
         self._mask = None
-        return reward + self._vp_reward()
+        return self._step_reward()
 
     def _observe(self) -> np.ndarray:
         return self._encoder.encode(self._state)
 
-    def _info(self) -> dict[str, Any]:
-        s = self._state
-        info: dict[str, Any] = {"action_mask": self._legal_mask().copy() if not s.terminal
-                                else np.zeros(A.NUM_ACTIONS, dtype=np.int8)}
-        if s.terminal:
-            info["scores"] = engine.final_scores(s)
-            info["winners"] = engine.winners(s)
-            if s.m[M_SOLO]:
-                info["hal_score"] = int(s.vp[BOT])
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        """The step's info: the same keys, shapes and dtypes at every step (module docstring)."""
+        info = {"action_mask": self.action_masks(), "illegal_action": np.array(illegal)}
+        info.update(result_info(self._state))
         return info
 
 

@@ -7,7 +7,7 @@
 | Actions | `Discrete(882)`: the action table of `blackangel_env.actions` (`docs/actions.md`) |
 | Observations | `Dict(observation=Box(0, high, (5692,), float32), action_mask=Box(0, 1, (882,), int8))` |
 | State | `Box((1353,), float32)`: the whole state buffer, hidden information included (`state()`) |
-| Rewards | `"win"` (default), `"margin"` or `"vp"`; see below |
+| Rewards | `"win"` (default), `"margin"`, `"dense_margin"` or `"vp"`; see below |
 | Render modes | `"ansi"` (returns the text), `"human"` (prints it) |
 
 Acting agent.  ``agent_selection`` is always the seat the rules ask for the next decision: the player whose turn
@@ -19,25 +19,37 @@ Observation.  ``observe(agent)["observation"]`` is that agent's own view (``blac
 ``observe(agent)["action_mask"]`` is the exact legal-action mask for the acting agent and all zeros for the
 others (and for everyone once the game is over).
 
-Rewards (``reward=``), always credited to every player at the step where they happen, and accumulated by
-``last()`` until the agent's next decision:
+Rewards (``reward=``, ``reward_scale``, default 0.02 = 1 / 50 VP), always credited to every player at the step
+where they happen, and accumulated by ``last()`` until the agent's next decision:
 
 * ``"win"``: 0 during the game; at the end +1 for each winner and -1 for every other player.  Ties share the
   victory (rulebook: "In a tie, the tied players share the victory"), so every tied winner gets +1.  Solo: +1 if
   the player has strictly more VP than Hal, else -1.
 * ``"margin"``: 0 during the game; at the end ``reward_scale * (own VP - best other VP)``, where the others are
   the other players, or Hal in the solo game.
+* ``"dense_margin"``: at every step, ``reward_scale`` times the change of that margin, counted from 0 before the
+  first step (the first rewards include the starting margin): the rewards of a game add up to the ``"margin"``
+  reward.
 * ``"vp"``: at every step, ``reward_scale`` times the change of the player's own VP caused by that step (final
   scoring included in the last step).
 
 A game cut by ``max_steps`` (or ``max_cycles``, the name ``pettingzoo.make`` uses) is truncated for every agent
 with no terminal reward.
 
+Infos.  ``infos[agent]`` holds the same keys, shapes and dtypes from ``reset`` on (``blackangel_env.outcome``):
+``"scores"`` (int64 array, each player's VP; the final scores once the game is over), ``"hal_score"`` (Hal's VP,
+-1 without Hal), ``"winners"`` (int8 array, 1 per player sharing the victory, all 0 until the end), ``"game_over"``
+(0-d bool array), ``"truncated_at_step"`` (``np.int64``: 0, or the step count at which ``max_steps`` cut the game)
+and ``"illegal_action"`` (0-d bool array: under ``env()``, True for the agent whose illegal action ended the game).
+Numpy scalars and arrays only, as TorchRL's and Tianshou's buffers need.
+
 Illegal actions.  ``raw_env.step`` raises ``blackangel_env.IllegalActionError`` (a ``ValueError`` naming the
-action, the phase and some legal actions) and leaves the game unchanged.  ``env()`` adds PettingZoo's standard
-wrappers: an illegal action ends the game with reward -1 for the offender and 0 for the others, and
-``infos[agent]["illegal_action"]`` says what happened; an action outside the action space fails an assertion;
-calls out of order are reported.
+action, the phase and some legal actions) and leaves the game unchanged.  ``env()`` adds the checks of PettingZoo's
+standard wrappers (``Wrapped``): an illegal action ends the game with reward -1 for the offender and 0 for the
+others, ``infos[agent]["illegal_action"]`` is True and a warning (and the wrapper's ``illegal_action_message``)
+says what happened; an action outside the action space fails an
+assertion; calls out of order are reported.  ``raw_env``'s ``step``, ``observe``, ``state``, ``render`` and
+``legal_actions`` before ``reset()`` raise ``RuntimeError``.
 
 Seeding.  ``reset(seed=s)`` starts ``engine.new_game(config, seed=s)``: Ravager draws, dice rolls and Hal's cards
 all come from that seed, so the same seed and actions replay the same game.  ``reset()`` without a seed draws a
@@ -48,52 +60,28 @@ Version history: ``black_angel_v0`` (first release).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.spaces import Discrete
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
 from .config import GameConfig
 from .encoding import SeatEncoder, _plan, encode_state, observation_high, state_size
-from .state import BOT, M_ACTOR, M_GAME_OVER, M_SOLO, PHASE_NAMES, State
+from .outcome import DEFAULT_REWARD_SCALE, REWARD_SCHEMES, check_reward, margins, result_info, terminal_rewards
+from .state import M_ACTOR, M_GAME_OVER, PHASE_NAMES, State
 
-__all__ = ["env", "raw_env", "REWARD_SCHEMES"]
+__all__ = ["env", "raw_env", "Wrapped", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE", "terminal_rewards"]
 
-REWARD_SCHEMES = ("win", "margin", "vp")
-DEFAULT_REWARD_SCALE = 0.02          # 1 / 50 VP
-
-
-def _check_reward(reward: str, reward_scale: float | None) -> float:
-    if reward not in REWARD_SCHEMES:
-        raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {reward!r}")
-    scale = DEFAULT_REWARD_SCALE if reward_scale is None else float(reward_scale)
-    if not np.isfinite(scale) or scale <= 0:
-        raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
-    return scale
-
-
-def terminal_rewards(s: State, reward: str, scale: float) -> list[float]:
-    """Terminal reward of every player under the ``win`` / ``margin`` schemes (``vp``: 0)."""
-    n = s.num_players
-    scores = engine.final_scores(s)
-    if reward == "win":
-        won = set(engine.winners(s))
-        return [1.0 if p in won else -1.0 for p in range(n)]
-    if reward == "margin":
-        if n == 1:
-            return [scale * (scores[0] - int(s.vp[BOT]))]
-        out = []
-        for p in range(n):
-            best = max(v for q, v in enumerate(scores) if q != p)
-            out.append(scale * (scores[p] - best))
-        return out
-    return [0.0] * n
+_check_reward = check_reward         # the former name
 
 
 def render_text(s: State, viewer: int | None = None) -> str:
@@ -113,6 +101,14 @@ def render_mode_output(render_mode: str | None, s: State, viewer: int | None) ->
         return text
     print(text)
     return None
+
+
+def _positive_int_or_none(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return int(value)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -137,17 +133,16 @@ class raw_env(AECEnv, EzPickle):
                                  components=components)
         self._comp: Components = load_components(components) if components else default_components()
         self.reward_scheme = reward
-        self.reward_scale = _check_reward(reward, reward_scale)
-        if max_steps is None and max_cycles is not None and max_cycles > 0:
-            max_steps = int(max_cycles)
-        if max_steps is not None and int(max_steps) <= 0:
-            raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.reward_scale = check_reward(reward, reward_scale)
+        max_steps = _positive_int_or_none("max_steps", max_steps)
+        max_cycles = _positive_int_or_none("max_cycles", max_cycles)
+        self.max_steps = max_cycles if max_steps is None else max_steps
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        if render_viewer is not None and not 0 <= render_viewer < num_players:
+        if render_viewer is not None and (isinstance(render_viewer, bool) or not isinstance(render_viewer, int)
+                                          or not 0 <= render_viewer < num_players):
             raise ValueError(f"render_viewer must be a seat 0..{num_players - 1} or None")
         self.render_viewer = render_viewer
 
@@ -223,11 +218,14 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
         self.num_steps = 0
         self._version += 1
         self._obs_cache.clear()
-        self._vp = [int(v) for v in self._state.vp[:len(self.possible_agents)]]
+        self._vp_key = self._state.vp.tobytes()            # the VP totals at the last info update
+        self._set_infos()
+        # the potential whose change each step pays: own VP ("vp"), the margin counted from 0 ("dense_margin")
+        n = len(self.possible_agents)
+        self._potential = [self._state.vp.item(p) for p in range(n)] if self.reward_scheme == "vp" else [0] * n
         if self._state.terminal:                                      # a finished game given as options
             self.agent_selection = self.possible_agents[0]
             self._finish()
@@ -235,11 +233,13 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[self._state.actor]
 
     def step(self, action) -> None:
+        s = self._state
+        if s is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self._state
         engine.apply(s, action)            # IllegalActionError (state unchanged) for an illegal action
         self.num_steps += 1
         self._version += 1
@@ -249,14 +249,11 @@ class raw_env(AECEnv, EzPickle):
         for a in self.agents:
             rewards[a] = 0.0
         rewarded = False                   # some reward of this step is not 0
-        if self.reward_scheme == "vp":
-            sc = self.reward_scale
-            for p, a in enumerate(self.possible_agents):
-                v = s.vp.item(p)
-                if v != self._vp[p]:
-                    rewards[a] = sc * (v - self._vp[p])
-                    self._vp[p] = v
-                    rewarded = True
+        vp_key = s.vp.tobytes()
+        if vp_key != self._vp_key:         # some VP total changed (Hal's included)
+            self._vp_key = vp_key
+            self._set_infos()
+            rewarded = self._step_rewards()
         m = s.m
         if m.item(M_GAME_OVER):
             self._finish()
@@ -266,31 +263,70 @@ class raw_env(AECEnv, EzPickle):
             if self.max_steps is not None and self.num_steps >= self.max_steps:
                 for a in self.agents:
                     self.truncations[a] = True
-                    self.infos[a] = {"truncated_at_step": self.num_steps}
+                self._set_infos(truncated_at_step=self.num_steps)
         if rewarded:                       # AECEnv._accumulate_rewards, inlined (adding zeros changes nothing)
             for a, r in rewards.items():
                 cumulative[a] += r
         if self.render_mode == "human":
             self.render()
 
+    def _step_rewards(self) -> bool:
+        """The per-step rewards (``vp``, ``dense_margin``) of a step that changed some VP; True if one is not 0."""
+        scheme = self.reward_scheme
+        if scheme == "vp":
+            s = self._state
+            now = [s.vp.item(p) for p in range(len(self.possible_agents))]
+        elif scheme == "dense_margin":
+            now = margins(self._state)
+        else:
+            return False
+        rewarded = False
+        sc = self.reward_scale
+        for p, a in enumerate(self.possible_agents):
+            v = now[p]
+            if v != self._potential[p]:
+                self.rewards[a] = sc * (v - self._potential[p])
+                self._potential[p] = v
+                rewarded = True
+        return rewarded
+
+    def _set_infos(self, truncated_at_step: int = 0) -> None:
+        """Every agent's info (module docstring) for the current state, each agent its own dict and arrays."""
+        info = result_info(self._state)
+        info["truncated_at_step"] = np.int64(truncated_at_step)
+        info["illegal_action"] = np.array(False)
+        self.infos = {a: {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in info.items()}
+                      for a in self.agents}
+
     def _finish(self) -> None:
         s = self._state
         term = terminal_rewards(s, self.reward_scheme, self.reward_scale)
-        scores = engine.final_scores(s)
-        won = engine.winners(s)
-        info = {"scores": scores, "winners": won}
-        if s.m[M_SOLO]:                    # solo: also report Hal's score
-            info["hal_score"] = int(s.vp[BOT])
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] += term[p]
             self.terminations[a] = True
-            self.infos[a] = dict(info)
+        self._set_infos()
+
+    def end_for_illegal_action(self, agent: str, reward: float) -> None:
+        """End the game because ``agent`` took an illegal action (what PettingZoo's TerminateIllegalWrapper
+        does): every agent terminated and truncated, ``reward`` for ``agent`` and 0 for the others, and
+        ``infos[agent]["illegal_action"]`` True.  The engine state is left as it was."""
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = float(reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self.infos[agent] = dict(self.infos[agent], illegal_action=np.array(True))
+        self._version += 1                 # the masks are all zeros from now on
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         hit = self._obs_cache.get(agent)
         if hit is not None and hit[0] == self._version:
             return hit[1]
         s = self._state
+        if s is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
         obs = self._encoders[seat].encode(s)
         m = s.m
@@ -303,9 +339,13 @@ class raw_env(AECEnv, EzPickle):
         return out
 
     def state(self) -> np.ndarray:
+        if self._state is None:
+            raise RuntimeError("call reset() before state()")
         return encode_state(self._state)
 
     def render(self) -> str | None:
+        if self._state is None:
+            raise RuntimeError("call reset() before render()")
         return render_mode_output(self.render_mode, self._state, self.render_viewer)
 
     def close(self) -> None:
@@ -314,167 +354,25 @@ class raw_env(AECEnv, EzPickle):
     # -- convenience -------------------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         """Legal action ids of the acting agent."""
+        if self._state is None:
+            raise RuntimeError("call reset() before legal_actions()")
         return [] if self._state.terminal else list(engine.legal_actions(self._state))
 
     def action_to_string(self, action: int) -> str:
         return A.action_to_string(action)
 
 
-_HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
+class _Iterator:
+    """``agent_iter`` of ``env()``: PettingZoo's AECIterator with OrderEnforcingWrapper's check that every agent
+    handed out is followed by a ``step`` (or ``reset``)."""
 
+    def __init__(self, env: Wrapped, max_iter: int):
+        self.env = env
+        self._raw = env.unwrapped
+        self.iters_til_term = max_iter
 
-def _forward(name: str, guarded: bool) -> property:
-    """A property reading ``name`` straight from the raw environment.  PettingZoo's wrappers forward attribute
-    reads through one ``__getattr__`` call per wrapper level; the hot attributes read at every step get a direct
-    path instead (the values are the same).  ``guarded``: raise before reset() as OrderEnforcingWrapper does."""
-
-    def get(self):
-        if guarded and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw_env, name)
-
-    return property(get, doc=f"``{name}`` of the raw environment")
-
-
-class _FastForward:
-    def _bind_raw(self) -> None:
-        object.__setattr__(self, "_raw_env", self.env.unwrapped)
-
-
-class _TerminateIllegal(_FastForward, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's TerminateIllegalWrapper, plus ``infos[agent]["illegal_action"]`` naming the action."""
-
-    def __init__(self, env, illegal_reward: float):
-        super().__init__(env, illegal_reward=illegal_reward)
-        self._bind_raw()
-
-    def observe(self, agent: str):
-        """TerminateIllegalWrapper.observe, reading the raw environment directly (the same values)."""
-        raw = self._raw_env
-        obs = self.env.observe(agent)
-        if agent == raw.agent_selection:
-            self._prev_obs = obs
-            self._prev_info = raw.infos[agent] if agent in raw.infos else {}
-        return obs
-
-    def step(self, action) -> None:
-        raw = self._raw_env
-        agent = raw.agent_selection
-        before = self._terminated
-        desc = None
-        if not before and not (raw.terminations[agent] or raw.truncations[agent]):
-            mask = self._prev_obs["action_mask"] if isinstance(self._prev_obs, dict) else raw.observe(agent)[
-                "action_mask"]
-            if not mask[action]:
-                a = int(action)
-                desc = (f"{agent} took the illegal action {a} ({A.action_to_string(a)}) in phase "
-                        f"{PHASE_NAMES[raw._state.phase]}; the game ends with reward {self._illegal_value} "
-                        f"for {agent}")
-        super().step(action)
-        if desc is not None and self._terminated and agent in raw.infos:
-            raw.infos[agent] = dict(raw.infos[agent], illegal_action=desc)
-
-
-class _AssertOutOfBounds(_FastForward, wrappers.AssertOutOfBoundsWrapper):
-    def __init__(self, env):
-        super().__init__(env)
-        self._bind_raw()
-
-    def step(self, action) -> None:
-        """AssertOutOfBoundsWrapper.step, with a shortcut for the usual case: a plain int in the agent's
-        Discrete space needs no ``contains`` call (which costs several microseconds)."""
-        raw = self._raw_env
-        agent = raw.agent_selection
-        space = raw.action_space(agent)
-        fast = type(action) is int and type(space) is spaces.Discrete and space.start <= action < space.start + space.n
-        if not fast:
-            assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) \
-                or space.contains(action), "action is not in action space"
-        self.env.step(action)
-
-
-class _OrderEnforcing(_FastForward, wrappers.OrderEnforcingWrapper):
-    """OrderEnforcingWrapper.  Over the wrappers of ``env()`` (``_AssertOutOfBounds(_TerminateIllegal(raw))``),
-    ``agent_iter``, ``last``, ``observe`` and the usual ``step`` (a legal action id of the acting agent) go
-    straight to the raw environment and do what the three wrappers would do, check for check; anything else
-    (an illegal or out-of-space action, a dead agent's step, another wrapper chain) takes the wrappers' own
-    path."""
-
-    def __init__(self, env):
-        super().__init__(env)
-        self._bind_raw()
-        inner = getattr(env, "env", None)
-        fused = type(env) is _AssertOutOfBounds and type(inner) is _TerminateIllegal and inner.env is self._raw_env
-        self._illegal = inner if fused else None
-        self._bounds: dict[str, tuple] = {}       # agent -> (space, start, n, first id, end id), Python ints
-
-    def agent_iter(self, max_iter: int = 2**63):
-        if self._illegal is None:
-            return super().agent_iter(max_iter)
-        if not self._has_reset:
-            wrappers.order_enforcing.EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterable(self, max_iter)
-
-    def observe(self, agent: str):
-        ti = self._illegal
-        if ti is None or not self._has_reset:
-            return super().observe(agent)
-        return ti.observe(agent)                  # AssertOutOfBoundsWrapper.observe only forwards
-
-    def last(self, observe: bool = True):
-        """AECEnv.last, reading the raw environment's dictionaries directly (the same values)."""
-        if not self._has_reset:                   # the AttributeError of ``agent_selection`` before reset()
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        raw = self._raw_env
-        agent = raw.agent_selection
-        assert agent is not None
-        infos = raw.infos
-        ti = self._illegal
-        if not observe:
-            observation = None
-        elif ti is not None:                      # the wrappers' observe: TerminateIllegalWrapper keeps it
-            observation = raw.observe(agent)
-            ti._prev_obs = observation
-            ti._prev_info = infos[agent] if agent in infos else {}
-        else:
-            observation = self.observe(agent)
-        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
-                infos[agent])
-
-    def step(self, action) -> None:
-        ti = self._illegal
-        if ti is not None and self._has_reset and type(action) is int:
-            raw = self._raw_env
-            agent = raw.agent_selection
-            prev = ti._prev_obs
-            if (raw.agents and not ti._terminated and type(prev) is dict
-                    and not (raw.terminations[agent] or raw.truncations[agent])):
-                space = raw.action_space(agent)
-                if type(space) is spaces.Discrete:
-                    b = self._bounds.get(agent)       # the space's ids as Python ints (its numpy ones compare slowly)
-                    if b is None or b[0] is not space or b[1] is not space.start or b[2] is not space.n:
-                        b = self._bounds[agent] = (space, space.start, space.n, int(space.start),
-                                                   int(space.start + space.n))
-                    fast = b[3] <= action < b[4] and prev["action_mask"][action]
-                else:
-                    fast = False
-                if fast:
-                    # OrderEnforcingWrapper.step, AssertOutOfBoundsWrapper.step (in the space) and
-                    # TerminateIllegalWrapper.step (legal by the mask observed last) for this case:
-                    self._has_updated = True
-                    ti._prev_obs = None
-                    ti._prev_info = None
-                    raw.step(action)
-                    return
-        super().step(action)
-
-
-class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):
-    """AECOrderEnforcingIterator reading the raw environment directly (the same checks)."""
-
-    def __init__(self, env: _OrderEnforcing, max_iter: int):
-        super().__init__(env, max_iter)
-        self._raw = env._raw_env
+    def __iter__(self) -> _Iterator:
+        return self
 
     def __next__(self) -> str:
         raw = self._raw
@@ -482,39 +380,153 @@ class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):
             raise StopIteration
         self.iters_til_term -= 1
         env = self.env
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        env._has_updated = False
+        assert env._updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._updated = False
         return raw.agent_selection
 
 
-class _AgentIterable(wrappers.order_enforcing.AECOrderEnforcingIterable):
-    def __iter__(self) -> _AgentIterator:
-        return _AgentIterator(self.env, self.max_iter)
+def _forward(name: str, guarded: bool) -> property:
+    """A property reading ``name`` of the raw environment (``guarded``: AttributeError before ``reset()``, as
+    OrderEnforcingWrapper raises)."""
+
+    def get(self):
+        if guarded and not self._reset_done:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"``{name}`` of the raw environment")
 
 
-for _name in _HOT:
-    setattr(_TerminateIllegal, _name, _forward(_name, False))
-    setattr(_AssertOutOfBounds, _name, _forward(_name, False))
-    setattr(_OrderEnforcing, _name, _forward(_name, _name != "_cumulative_rewards"))
+class Wrapped(BaseWrapper):
+    """``raw_env`` behind the checks of PettingZoo's standard wrappers, in one layer: ``env()`` returns it.
+
+    It does what ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw, -1)))`` does, call
+    for call (``tests/test_env_pettingzoo.py`` plays seeded games through both and compares every step):
+
+    * before ``reset()``: ``step``, ``observe``, ``state``, ``render`` and ``agent_iter`` raise PettingZoo's
+      errors, ``agents`` / ``rewards`` / ``terminations`` / ``truncations`` / ``infos`` / ``agent_selection`` /
+      ``num_agents`` raise AttributeError; ``step`` once every agent is done warns and does nothing;
+    * an action outside the acting agent's action space (a bool included) fails an assertion, except ``None`` for
+      an agent that is done;
+    * an action that the acting agent's mask forbids ends the game: every agent terminated and truncated, reward
+      ``illegal_reward`` (-1) for the offender and 0 for the others, ``infos[agent]["illegal_action"]`` True, and
+      a warning naming the action (also kept in ``illegal_action_message``);
+    * ``agent_iter`` asserts that each agent it hands out is followed by ``step`` (or ``reset``).
+
+    One layer instead of three: the attributes read at every step are read from the raw environment directly.
+    """
+
+    def __init__(self, env: raw_env, illegal_reward: float = -1.0):
+        assert isinstance(env, AECEnv), "Wrapped is only compatible with AEC environments"
+        super().__init__(env)
+        self._raw = env.unwrapped
+        self._illegal_reward = float(illegal_reward)
+        self._reset_done = False
+        self._updated = False                # a step() or reset() since agent_iter last handed out an agent
+        self._ended_illegally = False
+        self.illegal_action_message = ""     # what ended the game, if an illegal action did
+        self._bounds: dict[str, tuple] = {}  # agent -> (space, first id, end id) of a Discrete action space
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "num_agents" and not self._reset_done:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return super().__getattr__(name)
+
+    # -- AEC API -------------------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._reset_done = True
+        self._updated = True
+        self._ended_illegally = False
+        self.illegal_action_message = ""
+        self._raw.reset(seed=seed, options=options)
+
+    def observe(self, agent: str):
+        if not self._reset_done:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.observe(agent)
+
+    def state(self) -> np.ndarray:
+        if not self._reset_done:
+            EnvLogger.error_state_before_reset()
+        return self._raw.state()
+
+    def render(self):
+        if not self._reset_done:
+            EnvLogger.error_render_before_reset()
+        return self._raw.render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterator:
+        if not self._reset_done:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterator(self, max_iter)
+
+    def last(self, observe: bool = True):
+        if not self._reset_done:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        raw = self._raw
+        agent = raw.agent_selection
+        observation = raw.observe(agent) if observe else None
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
+                raw.infos[agent])
+
+    def step(self, action) -> None:
+        if not self._reset_done:
+            EnvLogger.error_step_before_reset()
+        raw = self._raw
+        if not raw.agents:
+            self._updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._updated = True
+        agent = raw.agent_selection
+        done = raw.terminations[agent] or raw.truncations[agent]
+        space = raw.action_space(agent)
+        if type(action) is int and type(space) is Discrete:
+            b = self._bounds.get(agent)          # the space's ids as Python ints (numpy ones compare slowly)
+            if b is None or b[0] is not space:
+                b = self._bounds[agent] = (space, int(space.start), int(space.start + space.n))
+            inside = b[1] <= action < b[2]
+        else:
+            inside = not isinstance(action, (bool, np.bool_)) and space.contains(action)
+        assert (action is None and done) or inside, "action is not in action space"
+        if done:
+            if self._ended_illegally:
+                raw._was_dead_step(action)
+            else:
+                raw.step(action)
+        elif not raw.observe(agent)["action_mask"][action]:
+            self._end_illegally(agent, action)
+        else:
+            raw.step(action)
+
+    def _end_illegally(self, agent: str, action) -> None:
+        """TerminateIllegalWrapper's ending, and a warning naming the action."""
+        raw = self._raw
+        a = int(action)
+        desc = (f"{agent} took the illegal action {a} ({A.action_to_string(a)}) in phase "
+                f"{PHASE_NAMES[raw.game_state.phase]}; the game ends with reward {self._illegal_reward:g} for {agent}")
+        EnvLogger.warn_on_illegal_move()
+        warnings.warn(desc, stacklevel=3)
+        raw.end_for_illegal_action(agent, self._illegal_reward)
+        self.illegal_action_message = desc
+        self._ended_illegally = True
+
+
+for _name in ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos"):
+    setattr(Wrapped, _name, _forward(_name, True))
+Wrapped._cumulative_rewards = _forward("_cumulative_rewards", False)
 
 
 def env(**kwargs) -> AECEnv:
-    """``raw_env(**kwargs)`` with PettingZoo's standard wrappers: an illegal action ends the game with -1 for
-    the offender (TerminateIllegalWrapper), out-of-space actions fail an assertion (AssertOutOfBoundsWrapper),
-    and the call order is enforced (OrderEnforcingWrapper).  (Subclasses of those wrappers that only add a
-    direct path to the attributes read at every step and, for ``agent_iter`` / ``last`` / ``observe`` and the
-    step of a legal action, one call doing the three wrappers' checks; and the illegal-action message.)"""
-    e = raw_env(**kwargs)
-    e = _TerminateIllegal(e, illegal_reward=-1)
-    e = _AssertOutOfBounds(e)
-    e = _OrderEnforcing(e)
-    return e
+    """``raw_env(**kwargs)`` with the checks of PettingZoo's standard wrappers (``Wrapped``): an illegal action
+    ends the game with -1 for the offender (TerminateIllegalWrapper), an action outside the action space fails an
+    assertion (AssertOutOfBoundsWrapper), and the call order is enforced (OrderEnforcingWrapper)."""
+    return Wrapped(raw_env(**kwargs), illegal_reward=-1)
 
 
 def _register() -> None:
     """Register ``blackangel/black_angel_v0`` with PettingZoo's registry (PettingZoo >= 1.27), if present."""
     try:
-        import warnings
 
         import pettingzoo
         if not hasattr(pettingzoo, "register"):

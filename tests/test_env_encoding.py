@@ -357,3 +357,67 @@ def test_seat_encoder_returns_new_arrays_and_copies_afresh():
         assert np.array_equal(other.encode(s), b)
     with pytest.raises(ValueError, match="seat"):
         SeatEncoder(3).encode(s)
+
+
+# --- declared bounds (issue 15 item 10) --------------------------------------------------------------------------
+
+def test_declared_highs_are_the_rules_limits_or_saturation_levels():
+    """Every count and quantity declares its own bound: none is left at the int16 limit (16,383.5 and the like
+    were declared while no value above 1.1 was observed), none above 6, and the limits the rules or components
+    give are the ones declared."""
+    lay = {sl.name: sl for sl in observation_layout()}
+    assert max(sl.high for sl in lay.values()) <= 6.0
+    for sl in lay.values():
+        if sl.kind in ("one-hot", "flags"):
+            assert sl.high == 1.0
+    raw = {name: lay[name].high * lay[name].scale for name in lay}
+    assert raw["decision.value"] == pytest.approx(3)            # a die's value (faces star, 1, 2, 3)
+    assert raw["board.action_damage"] == pytest.approx(2)       # two Damage cubes per action
+    assert raw["space.icons"] == pytest.approx(2)
+    assert raw["decision.keep_n"] == pytest.approx(2)
+    assert raw["p0.robots"] == pytest.approx(16)                # 16 robots per player
+    assert raw["p0.hand_ravagers"] == pytest.approx(30)         # the Ravager deck
+
+
+@pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (3, False), (4, True)])
+def test_every_observed_value_lies_in_the_declared_box(n, advanced):
+    from gymnasium import spaces
+
+    from blackangel_env.encoding import SeatEncoder
+    high = observation_high()
+    box = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
+    lay = [sl for sl in observation_layout() if sl.kind in ("count", "quantity")]
+    seen = np.zeros(len(high), dtype=np.float32)
+    for seed in range(3):
+        encoders = [SeatEncoder(q) for q in range(n)]
+        for s in random_positions(n, advanced, seed=100 * n + seed, every=2):
+            for q in range(n):
+                o = encoders[q].encode(s)
+                assert box.contains(o)
+                np.maximum(seen, o, out=seen)
+    for sl in lay:                      # usual values use a good part of the range of at least some slices
+        assert seen[sl.offset:sl.offset + sl.size].max() <= sl.high
+
+
+def test_values_beyond_the_bound_clip_to_it_in_both_encoders():
+    """A saturating quantity (VP, goods in storage, the round) beyond its level reads as ``high``, the same in
+    the vectorised and the incremental encoders, and never leaves the Box."""
+    from blackangel_env.encoding import SeatEncoder
+    from blackangel_env.state import M_ROUND
+    lay = {sl.name: sl for sl in observation_layout()}
+    high = observation_high()
+    s = engine.new_game(num_players=2, seed=3)
+    enc = SeatEncoder(0)
+    enc.encode(s)
+    s.vp[0] = 30000
+    s.res[1] = 25
+    s.m[M_ROUND] = 32767
+    for o in (encode_observation(s, 0), enc.encode(s)):
+        v = observation_views(o)
+        assert v["p0.vp"][0] == lay["p0.vp"].high == 2.0
+        assert v["p1.storage"][0] == lay["p1.storage"].high == 4.0
+        assert v["game.round"][0] == lay["game.round"].high == 2.0
+        assert np.all(o <= high) and np.all(o >= 0)
+    assert enc.encode(s).tobytes() == encode_observation(s, 0).tobytes()
+    s.vp[0] = 150                                   # back within the range: the exact value again
+    assert observation_views(enc.encode(s))["p0.vp"][0] == np.float32(150) * np.float32(0.01)

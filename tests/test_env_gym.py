@@ -26,7 +26,7 @@ def _play(env, seed, rng, masked=True):
     while True:
         mask = env.action_masks()
         assert mask.dtype == bool and mask.any()
-        assert np.array_equal(mask, info["action_mask"].astype(bool))
+        assert info["action_mask"].dtype == bool and np.array_equal(mask, info["action_mask"])
         a = int(rng.choice(np.flatnonzero(mask)))
         obs, r, term, trunc, info = env.step(a)
         total += r
@@ -65,11 +65,47 @@ def test_illegal_action_is_ignored_with_a_penalty():
     before = env.game_state.copy()
     bad = int(np.flatnonzero(~env.action_masks())[0])
     obs2, r, term, trunc, info = env.step(bad)
-    assert r == -0.25 and not term and not trunc and info["illegal_action"] is True
+    assert r == -0.25 and not term and not trunc and info["illegal_action"]
     assert env.game_state == before and np.array_equal(obs, obs2)
-    for bad in (-1, A.NUM_ACTIONS, None, "x"):
-        assert env.step(bad)[1] == -0.25
     assert env.game_state == before
+
+
+def test_actions_outside_the_space_are_refused_and_change_nothing():
+    """Issue 15 item 6: a float, a bool, a string, a sequence, a numpy float or an id outside Discrete(882) is
+    refused with IllegalActionError (not played, not counted as a step); integer ids of any integer type play."""
+    env = BlackAngelSingleAgentEnv(num_players=1)
+    env.reset(seed=3)
+    a = int(np.flatnonzero(env.action_masks())[0])
+    before = env.game_state.copy()
+    for bad in (0.7, float(a), True, False, np.True_, str(a), [a], (a,), np.array([a]), np.float32(a),
+                np.array(float(a)), None, -1, A.NUM_ACTIONS, np.int64(A.NUM_ACTIONS), "x"):
+        with pytest.raises(IllegalActionError, match="action"):
+            env.step(bad)
+        assert env.game_state == before and env.num_steps == 0
+    for ok in (np.int64(a), np.array(a, dtype=np.int32), np.uint16(a)):
+        env.reset(seed=3)
+        env.step(ok)
+        assert env.num_steps == 1 and env.game_state != before
+
+
+def test_calls_before_reset_and_after_the_end_raise():
+    """Issue 15 item 6: ``action_masks()`` before ``reset`` was all True and ``step`` after the end returned
+    quietly: both raise now, as ``step`` and ``render`` before ``reset`` do."""
+    env = BlackAngelSingleAgentEnv(num_players=1, render_mode="ansi")
+    for call in (env.action_masks, lambda: env.step(0), env.render):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    _play(env, 5, np.random.default_rng(5))
+    assert env.game_state.terminal
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(0)
+    short = BlackAngelSingleAgentEnv(num_players=1, max_steps=2)
+    short.reset(seed=0)
+    for _ in range(2):
+        *_, trunc, _ = short.step(int(np.flatnonzero(short.action_masks())[0]))
+    assert trunc
+    with pytest.raises(RuntimeError, match="over"):
+        short.step(int(np.flatnonzero(short.action_masks())[0]))
 
 
 def test_max_steps_counts_illegal_steps_and_truncates():
@@ -88,11 +124,11 @@ def test_masked_random_games_end_with_consistent_rewards(n):
     total, steps, term, trunc, info = _play(env, 100 + n, np.random.default_rng(n))
     s = env.game_state
     assert term and not trunc and s.terminal
-    assert info["scores"] == engine.final_scores(s) and info["winners"] == engine.winners(s)
-    assert total == (1.0 if 0 in info["winners"] else -1.0)
-    assert env.action_masks().all()                     # never all False, even at the end
-    if n == 1:
-        assert info["hal_score"] == int(s.vp[BOT])
+    assert info["scores"].tolist() == engine.final_scores(s)
+    assert np.flatnonzero(info["winners"]).tolist() == engine.winners(s)
+    assert total == (1.0 if info["winners"][0] else -1.0)
+    assert env.action_masks().all() and info["action_mask"].all()     # never all False, even at the end
+    assert info["hal_score"] == (int(s.vp[BOT]) if n == 1 else -1)
 
 
 def test_vp_and_margin_rewards_from_the_learner_seat():
@@ -213,3 +249,37 @@ def test_maskable_ppo_solo_never_takes_a_masked_action(tmp_path):
         assert sum(venv.get_attr("steps_taken")) >= 2048
     finally:
         venv.close()
+
+
+def test_render_modes_follow_gymnasium_convention():
+    """Issue 15 item 7: SB3's ``make_vec_env`` asks for ``render_mode="rgb_array"``; the environment accepts the
+    standard modes it cannot draw with a warning (as ``gymnasium.make`` does) and ``render()`` then returns None;
+    an unknown mode is still refused."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    with pytest.warns(UserWarning, match="rgb_array"):
+        venv = make_vec_env("BlackAngelSolo-v0", n_envs=2, seed=0)
+    try:
+        obs = venv.reset()
+        assert obs.shape == (2, observation_size())
+        masks = np.stack(venv.env_method("action_masks"))
+        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    finally:
+        venv.close()
+    with pytest.warns(UserWarning):
+        env = gym.make("BlackAngelSolo-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert env.unwrapped.render() is None   # (gym.make's checker asserts on the mode instead)
+    with pytest.raises(ValueError, match="render_mode"):
+        BlackAngelSingleAgentEnv(render_mode="ansii")
+
+
+@pytest.mark.parametrize("bad", [{"max_steps": 0}, {"max_steps": -5}, {"max_steps": 2.5}, {"max_steps": True},
+                                 {"seat": True}, {"seat": 1.0}, {"reward": "dense"}, {"reward_scale": "x"},
+                                 {"reward_scale": 0}, {"illegal_reward": "x"}, {"illegal_reward": float("nan")}])
+def test_bad_options_are_refused(bad):
+    kw = {"num_players": 2, **bad}
+    with pytest.raises(ValueError):
+        BlackAngelSingleAgentEnv(**kw)

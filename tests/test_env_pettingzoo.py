@@ -155,7 +155,9 @@ def test_wrapped_env_illegal_action_terminates_with_penalty_and_message():
         e.step(bad)
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1 and all(e.rewards[a] == 0 for a in e.agents if a != agent)
-    assert "illegal action" in e.infos[agent]["illegal_action"]
+    assert e.infos[agent]["illegal_action"]
+    assert not any(e.infos[a]["illegal_action"] for a in e.agents if a != agent)
+    assert "illegal action" in e.illegal_action_message and str(bad) in e.illegal_action_message
     seen = {}
     for a in e.agent_iter():
         _, reward, term, trunc, _ = e.last()
@@ -171,21 +173,30 @@ def test_wrapped_env_illegal_action_terminates_with_penalty_and_message():
 
 
 def _standard_wrappers(**kwargs):
-    """``env()`` with the direct paths of its outer wrapper turned off: every call goes down the wrappers."""
-    e = blackangel_env.env(**kwargs)
-    e._illegal = None
-    return e
+    """``raw_env`` behind PettingZoo's own standard wrappers (what ``env()`` reproduces in one layer)."""
+    from pettingzoo.utils import wrappers
+
+    e = wrappers.TerminateIllegalWrapper(blackangel_env.raw_env(**kwargs), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+
+
+def _comparable(infos: dict) -> str:
+    """The infos without ``illegal_action`` (``env()`` names the action there; PettingZoo's wrapper does not)."""
+    return repr({a: {k: v for k, v in i.items() if k != "illegal_action"} for a, i in infos.items()})
 
 
 @pytest.mark.parametrize("n", [1, 2, 4])
-def test_env_fast_paths_match_the_standard_wrappers(n):
-    """``env()`` goes straight to the raw environment on the usual calls: the same observations, masks, rewards,
-    terminations, truncations and infos as going down the wrappers, through legal actions, numpy integer actions,
-    a step without a preceding ``last()``, an illegal action, truncation and the dead agents' steps."""
+def test_env_matches_pettingzoo_standard_wrappers_step_for_step(n):
+    """Issue 16 item 7: ``env()`` (one layer, no private field of PettingZoo's classes written) gives the same
+    observations, masks, rewards, terminations, truncations and infos as ``raw_env`` behind PettingZoo's
+    TerminateIllegalWrapper, AssertOutOfBoundsWrapper and OrderEnforcingWrapper, through legal actions, numpy
+    integer actions, a step without a preceding ``last()``, an illegal action, an action outside the space,
+    truncation and the dead agents' steps."""
     for seed, illegal_at, max_steps in ((1, None, None), (2, 25, None), (3, None, 30)):
-        fast, slow = (f(num_players=n, reward="vp", max_steps=max_steps) for f in (blackangel_env.env,
-                                                                                    _standard_wrappers))
+        fast, slow = (f(num_players=n, reward="dense_margin", max_steps=max_steps)
+                      for f in (blackangel_env.env, _standard_wrappers))
         rng = np.random.default_rng(seed)
+        ended_illegally = False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for e in (fast, slow):
@@ -196,8 +207,10 @@ def test_env_fast_paths_match_the_standard_wrappers(n):
                 if not skip_last:
                     got, want = fast.last(), slow.last()
                     assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
-                    assert got[0]["action_mask"].tobytes() == want[0]["action_mask"].tobytes()
-                    assert repr(got[1:]) == repr(want[1:])
+                    if not ended_illegally:    # PettingZoo's wrapper leaves the raw env's cached mask stale then
+                        assert got[0]["action_mask"].tobytes() == want[0]["action_mask"].tobytes()
+                    assert repr(got[1:4]) == repr(want[1:4])
+                    assert _comparable({agent: got[4]}) == _comparable({agent: want[4]})
                     done = got[2] or got[3]
                 else:
                     done = fast.terminations[agent] or fast.truncations[agent]
@@ -205,18 +218,69 @@ def test_env_fast_paths_match_the_standard_wrappers(n):
                     action = None
                 else:
                     mask = fast.unwrapped.observe(agent)["action_mask"]
+                    if k == 10:                       # outside the space: an assertion, nothing changes
+                        for e in (fast, slow):
+                            with pytest.raises(AssertionError, match="action space"):
+                                e.step(A.NUM_ACTIONS)
                     if k == illegal_at:
                         action = int(np.flatnonzero(mask == 0)[0])
+                        ended_illegally = True
                     else:
                         legal = np.flatnonzero(mask)
                         action = legal[int(rng.random() * len(legal))]
                         action = int(action) if k % 2 else action          # numpy integers too
                 fast.step(action)
                 slow.step(action)
-                for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+                for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
                     assert repr(getattr(fast.unwrapped, name)) == repr(getattr(slow.unwrapped, name)), name
+                assert _comparable(fast.unwrapped.infos) == _comparable(slow.unwrapped.infos)
         assert fast.agents == slow.agents == []
         assert fast.unwrapped.game_state == slow.unwrapped.game_state
+
+
+def test_env_writes_no_private_field_of_pettingzoo_and_gym_view_imports_no_pettingzoo_helper():
+    """Issue 16 item 7, checked on the source: ``env()`` subclasses only PettingZoo's public BaseWrapper and sets
+    none of the private fields of PettingZoo's wrappers; the Gymnasium view imports nothing from the PettingZoo
+    module."""
+    import ast
+    import inspect
+
+    from pettingzoo.utils import wrappers
+
+    from blackangel_env import gym_env, pettingzoo_env
+
+    wrapped = blackangel_env.env(num_players=2)
+    for cls in type(wrapped).__mro__:
+        assert cls not in (wrappers.OrderEnforcingWrapper, wrappers.TerminateIllegalWrapper,
+                           wrappers.AssertOutOfBoundsWrapper)
+    private = {"_prev_obs", "_prev_info", "_has_updated", "_has_reset", "_illegal_value", "_terminated"}
+    tree = ast.parse(inspect.getsource(pettingzoo_env))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            assert node.attr not in private, node.attr
+    imports = [node for node in ast.walk(ast.parse(inspect.getsource(gym_env)))
+               if isinstance(node, ast.ImportFrom)]
+    assert imports and not any("pettingzoo" in (node.module or "") for node in imports)
+
+
+def test_raw_env_calls_before_reset_raise_a_clear_error():
+    """Issue 15 item 4: ``observe`` / ``state`` / ``legal_actions`` (and ``step``, ``render``) before ``reset``
+    raised AttributeError on None."""
+    e = blackangel_env.raw_env(num_players=2, render_mode="ansi")
+    for call in (lambda: e.observe("player_0"), e.state, e.legal_actions, lambda: e.step(0), e.render):
+        with pytest.raises(RuntimeError, match=r"reset\(\)"):
+            call()
+    e.reset(seed=0)
+    assert e.legal_actions() and e.state().shape == e.state_space.shape
+
+
+@pytest.mark.parametrize("bad", [{"max_cycles": -5}, {"max_cycles": 0}, {"max_steps": -1}, {"max_steps": 2.5},
+                                 {"max_cycles": True}, {"max_steps": "10"}, {"reward_scale": "x"},
+                                 {"render_viewer": 1.0}])
+def test_bad_step_limits_and_options_are_refused(bad):
+    """Issue 15 item 4: ``max_cycles=-5`` was accepted (and ignored)."""
+    with pytest.raises(ValueError):
+        blackangel_env.raw_env(num_players=2, **bad)
 
 
 def test_max_steps_truncates_every_agent():

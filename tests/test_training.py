@@ -317,3 +317,21 @@ def test_entity_extractor_forward_and_gradients():
     assert all(p.grad is not None for p in ext.parameters())
     with pytest.raises(ValueError, match="expects the flat Black Angel observation"):
         EntityExtractor(gym.spaces.Box(0, 1, (10,), np.float32))
+
+
+def test_resume_a_checkpoint_saved_with_the_former_observation_bounds(tmp_path):
+    """Checkpoints saved before the observation bounds were tightened (issue 15 item 10) hold a Box of the same
+    shape with highs up to 16,383.5: resuming one works (SB3 alone refuses the changed space)."""
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    run = tmp_path / "run"
+    _train(run)
+    ckpt = latest_checkpoint(run)
+    model = MaskablePPO.load(ckpt)
+    old = spaces.Box(low=0.0, high=16383.5, shape=(observation_size(),), dtype=np.float32)
+    model.observation_space = old
+    model.save(ckpt)
+    assert MaskablePPO.load(ckpt).observation_space == old
+    out = _train(run, "run.total_timesteps=384", resume=True)
+    assert out["num_timesteps"] == 384

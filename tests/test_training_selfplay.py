@@ -121,7 +121,7 @@ def test_selfplay_env_seats_opponents_and_seeding():
     term, info = _play(env, RandomAgent(seed=0), seed=5, options={"seat": 2, "opponents": "greedy"})
     assert term and info["learner_seat"] == 2 and info["opponents"] == ["greedy", "greedy"]
     won, margin = learner_result(info)
-    assert won == (2 in info["winners"]) and margin == info["scores"][2] - max(info["scores"][:2])
+    assert won == bool(info["winners"][2]) and margin == info["scores"][2] - max(info["scores"][:2])
     again = SelfPlayEnv(num_players=3, pool={"baselines": ["random"]})
     assert learner_result(_play(again, RandomAgent(seed=0), seed=5, options={"seat": 2, "opponents": "greedy"})[1]) \
         == (won, margin)                                                             # same seed, same game

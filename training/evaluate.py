@@ -56,7 +56,7 @@ def evaluate_model(model, n_games: int, hal_difficulty: str = "standard", advanc
 
     def finish(env, game: int, term: bool, trunc: bool, info: dict) -> None:
         s = env.game_state
-        results[game] = {"seed": seed + game, "won": bool(term and 0 in info.get("winners", [])),
+        results[game] = {"seed": seed + game, "won": bool(term and info["winners"][0]),
                          "vp": int(s.vp[0]), "hal_vp": int(s.vp[BOT]), "truncated": bool(trunc and not term)}
 
     decisions = play_batched(model, envs, range(n_games), reset, finish, deterministic=deterministic)

@@ -115,7 +115,7 @@ def _play(job: tuple) -> dict[str, Any]:
     env.close()
     return {"obs": np.asarray(o, dtype=np.float32), "masks": np.packbits(np.asarray(m, dtype=bool), axis=1),
             "actions": np.asarray(a, dtype=np.int16), "rewards": np.asarray(r, dtype=np.float32),
-            "won": bool(term and 0 in info.get("winners", [])), "vp": vp, "hal_vp": hal,
+            "won": bool(term and info["winners"][0]), "vp": vp, "hal_vp": hal,
             "truncated": bool(trunc and not term)}
 
 

@@ -145,11 +145,11 @@ class _Seat:
 
 def learner_result(info: dict[str, Any]) -> tuple[bool, float] | None:
     """(won, margin = own VP - best other VP) of the learner from a final ``info``, else None."""
-    if "scores" not in info or "learner_seat" not in info:
+    if not info.get("game_over") or "learner_seat" not in info:
         return None
     seat, scores = info["learner_seat"], info["scores"]
     best_other = max(v for p, v in enumerate(scores) if p != seat)
-    return seat in info["winners"], float(scores[seat] - best_other)
+    return bool(info["winners"][seat]), float(scores[seat] - best_other)
 
 
 class SelfPlayEnv(gym.Env):
@@ -248,7 +248,7 @@ class SelfPlayEnv(gym.Env):
 
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         info["learner_seat"] = self._env.seat
-        if "scores" in info:
+        if info.get("game_over"):
             info["opponents"] = [c if not c.startswith(SNAPSHOT) else SNAPSHOT + Path(c[len(SNAPSHOT):]).stem
                                  for c in self.opponents]
         return info

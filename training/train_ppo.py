@@ -120,9 +120,10 @@ class Trainer:
 
     def game_result(self, info: dict[str, Any]) -> tuple[bool, float] | None:
         """(won, margin) of the learner from a finished game's ``info`` (None if it holds no result)."""
-        if "scores" not in info:
+        if not info.get("game_over"):
             return None
-        return 0 in info["winners"], info["scores"][0] - info.get("hal_score", 0)
+        hal = info["hal_score"] if info["hal_score"] >= 0 else 0      # -1: no Hal
+        return bool(info["winners"][0]), int(info["scores"][0]) - int(hal)
 
     def on_rollout_start(self, model) -> None:
         """Called before every rollout (after the evaluation and checkpoint due at that step)."""
@@ -229,7 +230,10 @@ class Trainer:
                 model = MaskablePPO(policy, venv, policy_kwargs=policy_kwargs, seed=cfg["run.seed"],
                                     device=cfg["run.device"], verbose=0, **ppo_kwargs(cfg))
             else:
+                # the environment's observation space replaces the checkpoint's: a checkpoint saved before the
+                # observation bounds were tightened holds the same shape with other bounds, which SB3 refuses
                 model = MaskablePPO.load(str(self.resume_from), env=venv, device=cfg["run.device"],
+                                         custom_objects={"observation_space": venv.observation_space},
                                          **ppo_kwargs(cfg))
                 rng_file = self.resume_from.with_suffix(".rng")
                 if rng_file.is_file():
