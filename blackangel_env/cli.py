@@ -43,6 +43,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
+from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
 from .state import BOT, M_DECISIONS, M_ROUND, M_TURN_PLAYER
@@ -204,22 +205,7 @@ def eval_summary(results: list[dict]) -> dict[str, dict]:
     return out
 
 
-_EXTRAS = {   # extra -> the modules it installs that the command line needs
-    "train": ("torch", "stable_baselines3", "sb3_contrib"),
-    "rllib": ("ray",),
-    "plot": ("matplotlib",),
-}
-_AGENT_EXTRAS = {"policy": "train", "rllib": "rllib"}
-
-
-def _missing_extra(extra: str) -> str | None:
-    """None if the modules of ``extra`` are installed, else a line saying which extra to install."""
-    import importlib.util
-    missing = [m for m in _EXTRAS[extra] if importlib.util.find_spec(m) is None]
-    if not missing:
-        return None
-    return (f"needs the '{extra}' extra ({', '.join(missing)} not installed): pip install 'blackangel-env[{extra}]' "
-            f"(in a source checkout: pip install -e '.[{extra}]')")
+_AGENT_EXTRAS = {"policy": "train", "rllib": "rllib"}   # agent kind -> the extra it needs
 
 
 def _make_agent(code: str, seed: int | None):
@@ -228,7 +214,7 @@ def _make_agent(code: str, seed: int | None):
     from agents import make_agent, parse_agent_code   # the application layer may use the agents
     kind, opts = parse_agent_code(code)
     if kind in _AGENT_EXTRAS:
-        missing = _missing_extra(_AGENT_EXTRAS[kind])
+        missing = missing_extra(_AGENT_EXTRAS[kind])
         if missing:
             raise ValueError(f"agent code {code!r} {missing}")
         try:
@@ -256,7 +242,7 @@ def _output_problem(path: str, option: str) -> str | None:
 
 def _plot_problem(path: str) -> str | None:
     """Why ``--plot path`` cannot be drawn (missing extra, folder, unknown image format), or None."""
-    missing = _missing_extra("plot")
+    missing = missing_extra("plot")
     if missing:
         return f"--plot {missing}"
     problem = _output_problem(path, "--plot")
