@@ -1,9 +1,12 @@
 """The ``blackangel`` command line.
 
-    blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
+    blackangel --version
+    blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end]
+                    [--viewer N]
     blackangel bench [--seconds 3] [--json]
     blackangel play [--players 2] [--seat 0] [--opponents CODE[,CODE...]] [--hal standard] [--advanced] [--seed S]
-                    [--save FILE] [--load FILE]
+                    [--save FILE]
+    blackangel play --load FILE [--seat 0] [--opponents CODE[,CODE...]] [--save FILE]
     blackangel replay FILE [--viewer N] [--step]
     blackangel eval --players CODE[,CODE...] [--hal standard] [--advanced] --games N --seed S [--workers K]
                     [--json FILE] [--plot FILE]
@@ -26,8 +29,13 @@ Hal (solo), mean game length in rounds and in decisions; ``--json`` adds the per
 the agent codes of ``--opponents``, random by default): the board is drawn from the person's view, the legal
 actions are listed by number and name, and the input is checked (a number from the list, or ``help``,
 ``board``, ``log``, ``save [FILE]``, ``quit``).  With ``--save FILE`` the game record (config, seed, every
-action) is written after each decision, so ``--load FILE`` resumes it exactly.  ``replay FILE`` steps through
-such a record, printing each decision and the board.
+action) is written after each decision, so ``--load FILE`` resumes it exactly.  Ctrl-C stops the game: it is
+saved to ``--save``'s file, or the player is offered to save it.  ``replay FILE`` steps through such a record,
+printing each decision and the board.
+
+Every mistake of the user (a bad value, a missing or malformed file, a folder where a file is expected, a
+missing optional extra) is reported as one line ``blackangel <command>: ...`` on stderr, with exit code 2, before
+any game is played; Ctrl-C exits with code 130.
 
 This module is the application layer: it is the only place in the package that may import ``agents``.
 """
@@ -514,7 +522,8 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                     "(choose his difficulty with --hal)")
     others = [p for p in range(n) if p != args.seat]
     if codes and len(codes) not in (1, len(others)):
-        return fail(f"--opponents needs 1 or {len(others)} codes, got {len(codes)}")
+        wanted = "1 code" if len(others) == 1 else f"1 code (for every bot) or {len(others)} (one per bot)"
+        return fail(f"--opponents needs {wanted}, got {len(codes)}")
     save_path = args.save or args.load
     problem = _save_problem(args.save, "--save") if args.save else None
     if problem:

@@ -236,6 +236,7 @@ def test_policy_that_is_not_a_checkpoint(tmp_path, capsys, no_games):
     (["play", "--players", "2", "--hal", "easy"], "--hal"),
     (["play", "--players", "1", "--seat", "1"], "--seat"),
     (["play", "--players", "2", "--opponents", "policy:/no/such/run"], "policy"),
+    (["play", "--players", "2", "--opponents", "random,random"], "needs 1 code, got 2"),
 ])
 def test_play_bad_arguments(argv, words, capsys):
     assert main(argv) == 2
