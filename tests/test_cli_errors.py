@@ -59,6 +59,7 @@ def test_every_subcommand_and_option_has_a_help_line():
         for action in parser._actions:
             if action is not subs:
                 assert action.help, f"{name}: {action.option_strings or action.dest} has no help line"
+        assert "%%" not in parser.format_help()      # a help text formats (a stray % would raise here)
 
 
 def test_eval_help_shows_95_percent(capsys):
