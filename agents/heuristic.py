@@ -6,11 +6,7 @@ applied to a copy of the state and the rest of the agent's turn is played out by
 plus the bonuses below) is played.  A turn is completed through Hal's turn that follows it.  Every decision
 is planned in one determinization of the state (``agents.information.determinize``: deck orders, Hal's deck,
 the other hands and the future dice resampled from the agent's generator), never on the real state, whose
-hidden information (Hal's next card, the dice to come) no player has.  Measured against Hal standard (seed
-7000, games 0-199): planned on the real state, the same agent scored a margin of -10.4 (23 wins) instead of
--15.5 (5 wins), so seeing Hal's next card and the dice to come is worth ~5 VP; averaging 4 determinizations
-at the choice of sequence and of the reservation gave -15.8 (7 wins) for 40% more time, and was dropped.
-Concretely:
+hidden information (Hal's next card, the dice to come) no player has.  Concretely:
 
 * **Which sequence.**  Sequence B when the agent has no die of its own left (it would have to buy every die),
   otherwise the better of "Sequence A played out" and "Sequence B played out" (B's penalty for the dice left
@@ -22,11 +18,10 @@ Concretely:
   on top of its value, Discover earns ``BONUS_PER_TILE`` per Technology tile gained, and destroying Ravagers /
   repairing earn what the value function gives (Ravager cards in hand, debris, less damage for the dice).
 * **Reserve a die or not** (Sequence B): planned like the decisions above (each reservation, and none, is
-  played out to the end of the turn, Hal's turn included).  A reservation costs a resource and keeps the die
-  out of Hal's reach, while a die Hal buys pays the agent a resource and changes what Hal can do, so the
-  fixed rule "reserve the best die" was often wrong (seed 5000 games 0-99: +1.7 VP of margin, mostly
-  more goods converted at Spes).  At setup: the own die of highest value if it shows at least
-  ``RESERVE_MIN_VALUE`` (free reservations always taken), else none.
+  played out to the end of the turn, Hal's turn included): a reservation costs a resource and keeps the die
+  out of Hal's reach, while a die Hal buys pays the agent a resource and changes what Hal can do.  At setup:
+  the own die of highest value if it shows at least ``RESERVE_MIN_VALUE`` (free reservations always taken),
+  else none.
 * **Discard** (hand limit, Ravager effect, paying with a card): the card of the colour the agent holds most
   of; **keep** (advanced draw-two): the card of the colour it holds fewest of.
 * Everything else (the owner's free activation, tile options, robots...): greedy (``agents.greedy``).
@@ -34,47 +29,13 @@ Concretely:
 The value is ``agents.value.evaluate``: VP plus the end-of-game worth of goods, tiles, cards in Space and
 Advanced tiles, scaled by the rounds the game is expected to last, minus Hal's VP (and the VP his cards in
 Space will bring him), with the heuristic's own weights (``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``,
-``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last (``agents.value.horizon``).
-That last term makes the agent prefer longer games, mostly by taking fewer Sequence Bs (each advances the
-Black Angel toward Spes; the Sequence Bs it still takes leave fewer dice behind, so it loses fewer VP to
-the penalty) and by drawing fewer Ravager cards: its own scoring grows with the rounds left (Advanced tiles
-fill up, tiles are activated again and again) more than Hal's does.  Measured against Hal standard (seed
-5000, games 0-99): 2 VP per round raised the margin by 1.7, 3 VP by less, and -1 VP ("shorten the game")
-lowered it by 2.2.  To keep a game cheap (about 1.5-3 s on one core), the planned comparison looks at one
-Mission card per (colour, slot) in A1 (the one least worth keeping for a later Command,
-``card_keep_score``) and one die per (owner, colour, value) in A2 (``candidates``): equivalent choices are
-played out once.
+``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last (``agents.value.horizon``):
+the agent prefers longer games, mostly by taking fewer Sequence Bs (each advances the Black Angel toward
+Spes) and by drawing fewer Ravager cards.  To keep a game cheap, the planned comparison looks at one Mission
+card per (colour, slot) in A1 (the one least worth keeping for a later Command, ``card_keep_score``) and one
+die per (owner, colour, value) in A2 (``candidates``): equivalent choices are played out once.
 
-Tried against Hal standard and dropped (paired differences of margin from this agent; seed 5000, games 0-99 unless
-stated; about 1.7 s a game either way).  Activation Mission cards: valued at 0.4 VP per round a card is expected
-to stay in Space (its strip + 1 advances, ``agents.value.ADVANCES_PER_ROUND`` a round) instead of
-``W_ACTIVATION_CARD * frac``, -0.2 +- 0.7; at 0.3 VP per round per VP of net gain of one activation (goods
-0.5, Technology tile 2), -1.0 +- 0.8, and -1.2 +- 0.8 with 0.5 times what the own dice in the compartment
-could activate on them on top.  Either way the agent placed about one more card a game and activated cards
-three times as often (activation VP 0.7 -> 2.2-2.5), but lost as much on Advanced tiles (13.2 -> 10.4-10.6):
-the dice went to Command and missions instead of Discover, Destroy and Repair.  Also dropped:
-``BONUS_PLACE_MISSION`` 2 (+0.2 +- 0.7); 1.5 times the ejection chance for each own card in Space whose colour
-holds an Advanced tile in its dedicated space (decisions barely changed: -0.06 +- 0.05 over 48 games); for the
-value, ``W_WORKSTATION`` 3 (-1.5 +- 0.8) or 1.2 (+0.6 +- 0.6), ``W_HAND_MISSION`` 0.1 (+0.2 +- 0.6),
-``W_DEBRIS`` 0.9 (games 0-199: +0.2 +- 0.4) or 1.3 (-0.2 +- 0.8), ``H_REF`` 14 (games 0-199: +0.7 +- 0.5) or 18
-(+0.3 +- 0.9); ``ADV_FILL`` 0.7 (-0.7 +- 0.5) or 1.2 (-1.9 +- 1.0 over 61 games); ``B_MARGIN`` 1.5 (+0.5 +- 0.3)
-or 3 (+0.5 +- 0.4); ``H_REF`` 14 with ``B_MARGIN`` 1.5 (games 0-199: +0.8 +- 0.5, but on the fresh seed 9100,
-games 0-199: -0.9 +- 0.5); no forced Sequence B without an own die (the planned comparison deciding between
-buying a die and rebooting: +0.5 +- 0.4 on seed 5000 games 0-199, -0.1 +- 0.5 on seed 9100 games 0-199).
-The agent never activates one of Hal's activation cards (none of 13 activations in 40 games): Hal places them
-on the fifth strip, two strips past the Black Angel's hex where ships are launched, and gains the output of his
-free activation as VP.
-
-The weights were also fitted by regression (ridge, on the terms of the value recorded at the start of each of
-the agent's turns, 800 games, 12,729 positions, target: the final margin; 200 games held out): held-out R^2
-0.37 (RMSE 6.4 VP), against 0.36 for the hand-made value once both are given the round and horizon (0.24 for
-the current margin alone), so the hand-made value ranks positions of the same point of the game about as well.
-Playing with the fitted weights lost: the free fit (horizon -1.1 VP a round, i.e. "shorten the game") -5.4 +-
-0.7 on seed 5000 games 0-199; with the horizon and a few weights held at the hand values -2.2 +- 0.7; hand
-weights raised only where the fit is higher, -0.2 +- 0.5 (seed 9100, games 0-299), +0.5 +- 0.5 after one
-round of refitting on that agent's own games.  A regression of the value under the current play does not
-tell what a choice is worth: the hand weights partly act as nudges (take tiles, keep the game long) that the
-fit undoes.
+How the weights were chosen, and the variants measured and dropped, are in ``docs/agents.md``.
 
 Ties are broken by the agent's seeded generator.  The agent needs the engine state (``act(observation,
 action_mask, state)``) and raises ``ValueError`` without it.
@@ -101,16 +62,11 @@ from .value import horizon as _horizon
 B_MARGIN = 0.5               # Sequence A is kept unless B's completed turn is worth this much more
 BONUS_PLACE_MISSION = 1.0    # on top of the value: a Mission card placed in Space this turn
 BONUS_PER_TILE = 1.5         # on top of the value: per Technology tile gained this turn
-# The heuristic's own weights for the shared value (agents.value.evaluate); tuned against Hal standard,
-# seed 2026 (games 0-199: margin -16.6 -> -12.2 together with the two bonuses above).  Greedy and MCTS keep
-# the value's defaults (0.5, 1.0, 2.0).
+# The heuristic's own weights for the shared value (agents.value.evaluate; tuning in docs/agents.md).  Greedy
+# and MCTS keep the value's defaults (0.5, 1.0, 2.0).
 W_GOOD = 1.1                 # a resource, ship or robot in the break room, times frac
 W_TECH_TILE = 2.0            # a Technology / Starting tile in the grid, times frac
 W_VP_TILE = 3.0              # a "gain 1 VP" Technology tile in the grid, times frac
-# ADV_FILL, W_HORIZON and the planned reservation, together, against Hal standard: seed 5000 games 0-199,
-# margin -13.6 -> -10.9 (paired difference +2.7 +- 0.6); fresh seed 7000 games 0-299, margin -12.8 -> -10.5
-# (+2.3 +- 0.5), wins 14 -> 29.  (All tuning figures here were measured while the agent still planned on the
-# real state; the weights were kept when it moved to determinizations.)
 ADV_FILL = 0.9               # share of an Advanced tile's unfilled cap counted, times frac (value: 0.6)
 W_HORIZON = 2.0              # VP per round the game is still expected to last (agents.value.horizon)
 RESERVE_MIN_VALUE = 2        # setup: reserve only a die showing at least this

@@ -4,7 +4,7 @@ Every decision a player takes is one integer action id.  The table is a sequence
 construction (never sorted), so ids are stable: block ``name`` occupies ``[start, start + size)`` and its
 argument is ``id - start`` (for PLAY_MISSION the argument encodes (card, slot) as ``card * 6 + slot``).
 ``encode``/``decode`` are O(1).  ``docs/actions.md`` is generated from this module
-(``python -m blackangel_env.docs``).
+(``python -m blackangel_env.docgen``).
 
 The same table serves every player count and both rule sets; the legal-action mask says which ids apply in a
 given state.
@@ -78,10 +78,6 @@ BLOCK_OF = tuple(_BLOCK_OF)
 class Action(NamedTuple):
     block: str
     arg: int
-
-
-def block_start(name: str) -> int:
-    return _START[name]
 
 
 def encode(block: str, arg: int = 0) -> int:

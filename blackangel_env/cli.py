@@ -1,9 +1,12 @@
 """The ``blackangel`` command line.
 
-    blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end] [--viewer N]
+    blackangel --version
+    blackangel demo [--config FILE] [--players 3] [--seed 1] [--advanced] [--hal standard] [--every turn|round|end]
+                    [--viewer N]
     blackangel bench [--seconds 3] [--json]
     blackangel play [--players 2] [--seat 0] [--opponents CODE[,CODE...]] [--hal standard] [--advanced] [--seed S]
-                    [--save FILE] [--load FILE]
+                    [--save FILE]
+    blackangel play --load FILE [--seat 0] [--opponents CODE[,CODE...]] [--save FILE]
     blackangel replay FILE [--viewer N] [--step]
     blackangel eval --players CODE[,CODE...] [--hal standard] [--advanced] --games N --seed S [--workers K]
                     [--json FILE] [--plot FILE]
@@ -26,8 +29,13 @@ Hal (solo), mean game length in rounds and in decisions; ``--json`` adds the per
 the agent codes of ``--opponents``, random by default): the board is drawn from the person's view, the legal
 actions are listed by number and name, and the input is checked (a number from the list, or ``help``,
 ``board``, ``log``, ``save [FILE]``, ``quit``).  With ``--save FILE`` the game record (config, seed, every
-action) is written after each decision, so ``--load FILE`` resumes it exactly.  ``replay FILE`` steps through
-such a record, printing each decision and the board.
+action) is written after each decision, so ``--load FILE`` resumes it exactly.  Ctrl-C stops the game: it is
+saved to ``--save``'s file, or the player is offered to save it.  ``replay FILE`` steps through such a record,
+printing each decision and the board.
+
+Every mistake of the user (a bad value, a missing or malformed file, a folder where a file is expected, a
+missing optional extra) is reported as one line ``blackangel <command>: ...`` on stderr, with exit code 2, before
+any game is played; Ctrl-C exits with code 130.
 
 This module is the application layer: it is the only place in the package, with ``bench``, above the environments,
 and the only one that imports ``agents`` and ``training`` (docs/architecture.md).
@@ -44,6 +52,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
+from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
 from .state import BOT, M_ROUND, M_TURN_PLAYER
@@ -51,20 +60,54 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 # The application layer: the agents (and the agent codes of training/: policy:<path>, rllib:<path>) sit above the
 # environments and are imported here, never by the modules below (docs/architecture.md).
 import training.agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
-from agents import parse_agent_code
+from agents import make_agent, parse_agent_code
 from agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
 
 
+def _error(command: str, msg: str) -> int:
+    """Print ``blackangel <command>: <msg>`` as one line on stderr; return the exit code for bad input, 2."""
+    print(f"blackangel {command}: {' '.join(msg.split())}", file=sys.stderr)
+    return 2
+
+
+def _new_game(config: GameConfig, seed: int, log: bool = True):
+    """``engine.new_game``, with a component file that cannot be read reported as a ValueError naming it."""
+    try:
+        return engine.new_game(config, seed=seed, log=log)
+    except OSError as e:
+        raise ValueError(f"cannot read the component file {config.components}: {e.strerror or e}") from None
+
+
+def _viewer_problem(viewer: int | None, n: int) -> str | None:
+    if viewer is not None and not 0 <= viewer < n:
+        seats = "0" if n == 1 else f"0 to {n - 1}"
+        return f"--viewer must be a seat of this {n}-player game ({seats}), got {viewer}"
+    return None
+
+
 def _demo(args: argparse.Namespace) -> int:
+    def fail(msg: str) -> int:
+        return _error("demo", msg)
+
     try:
         if args.config:
             config = GameConfig.from_yaml(args.config)
         else:
-            config = GameConfig(num_players=args.players, advanced=args.advanced, hal_difficulty=args.hal)
+            config = GameConfig(num_players=args.players, advanced=args.advanced,
+                                hal_difficulty=args.hal or "standard")
     except ConfigError as e:
-        print(f"blackangel demo: {e}", file=sys.stderr)
-        return 2
-    s = engine.new_game(config, seed=args.seed, log=True)
+        return fail(str(e))
+    except UnicodeDecodeError:
+        return fail(f"game config {args.config} is not UTF-8 text")
+    if args.hal is not None and not args.config and not config.solo:
+        return fail("--hal applies to solo games only (--players 1)")
+    problem = _viewer_problem(args.viewer, config.num_players)
+    if problem:
+        return fail(problem)
+    try:
+        s = _new_game(config, args.seed)
+    except ValueError as e:
+        return fail(str(e))
     rng = np.random.default_rng(args.seed)
     shown = 0
     last_key = None
@@ -94,22 +137,69 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if not 0 < args.seconds < float("inf"):
+        return _error("bench", f"--seconds must be a positive number, got {args.seconds}")
     from .bench import main as bench
     bench(["--seconds", str(args.seconds)] + (["--json"] if args.json else []))
     return 0
 
 
+_AGENT_EXTRAS = {"policy": "train", "rllib": "rllib"}   # agent kind -> the extra it needs
+
+
+def _make_agent(code: str, seed: int | None):
+    """``agents.make_agent``; a bad code, a missing extra or a checkpoint that does not load raise a ValueError
+    naming the code and the cause."""
+    kind, opts = parse_agent_code(code)
+    if kind in _AGENT_EXTRAS:
+        missing = missing_extra(_AGENT_EXTRAS[kind])
+        if missing:
+            raise ValueError(f"agent code {code!r} {missing}")
+        try:
+            return make_agent(code, seed=seed)
+        except Exception as e:   # a user's file: not a checkpoint, a foreign archive, a model missing inside
+            raise ValueError(f"agent code {code!r}: cannot load {opts['path']}: {e}") from None
+    return make_agent(code, seed=seed)
+
+
+def _output_problem(path: str, option: str) -> str | None:
+    """Why ``path`` cannot be written as a file, or None; checked before any game is played."""
+    import os
+    from pathlib import Path
+    p = Path(path)
+    if p.is_dir():
+        return f"{option} {path} is a folder; give a file name"
+    folder = p.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        return f"{option} {path}: the folder {folder} {what}"
+    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        return f"{option} {path}: no permission to write it"
+    return None
+
+
+def _plot_problem(path: str) -> str | None:
+    """Why ``--plot path`` cannot be drawn (missing extra, folder, unknown image format), or None."""
+    missing = missing_extra("plot")
+    if missing:
+        return f"--plot {missing}"
+    problem = _output_problem(path, "--plot")
+    if problem:
+        return problem
+    from pathlib import Path
+    from matplotlib.backend_bases import FigureCanvasBase
+    ext = Path(path).suffix[1:].lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if ext and ext not in formats:
+        return f"--plot {path}: unknown image format {ext!r}; use one of {', '.join(sorted(formats))}"
+    return None
+
+
 def _eval(args: argparse.Namespace) -> int:
     def fail(msg: str) -> int:
-        print(f"blackangel eval: {msg}", file=sys.stderr)
-        return 2
+        return _error("eval", msg)
 
     codes = [c.strip() for c in args.players.split(",")]
-    for c in codes:
-        try:
-            parse_agent_code(c)
-        except ValueError as e:
-            return fail(str(e))
     if len(codes) > 4:
         return fail(f"at most 4 players, got {len(codes)} codes")
     if len(codes) > 1 and args.hal is not None:
@@ -118,6 +208,14 @@ def _eval(args: argparse.Namespace) -> int:
         return fail(f"--games must be at least 1, got {args.games}")
     if args.workers < 1:
         return fail(f"--workers must be at least 1, got {args.workers}")
+    problem = (args.json and _output_problem(args.json, "--json")) or (args.plot and _plot_problem(args.plot))
+    if problem:
+        return fail(problem)
+    for c in dict.fromkeys(codes):
+        try:
+            _make_agent(c, seed=0)    # a bad code or an unloadable checkpoint is refused before the games
+        except ValueError as e:
+            return fail(str(e))
     hal = args.hal or "standard"
     results = play_matches(codes, args.games, seed=args.seed, hal=hal, advanced=args.advanced,
                            workers=args.workers, progress=False if args.quiet else {"desc": "eval"})
@@ -179,9 +277,13 @@ def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
     except OSError as e:
-        raise ValueError(f"cannot read {path}: {e}") from None
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a game record (not UTF-8 text)") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path} is not valid JSON: {e}") from None
+    except (ValueError, RecursionError) as e:   # an integer of thousands of digits, arrays nested thousands deep
+        raise ValueError(f"{path} is not a game record: {e}") from None
     if not isinstance(d, dict) or d.get("format") != GAME_FORMAT:
         raise ValueError(f"{path} is not a blackangel_env game record")
     try:
@@ -189,14 +291,20 @@ def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
     except (ConfigError, TypeError) as e:
         raise ValueError(f"{path}: bad config: {e}") from None
     seed, actions = d.get("seed"), d.get("actions")
-    if not isinstance(seed, int) or not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
-        raise ValueError(f"{path}: 'seed' must be an integer and 'actions' a list of integers")
+    if not _is_int(seed) or seed < 0:
+        raise ValueError(f"{path}: 'seed' must be a non-negative integer, got {seed!r}")
+    if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
+        raise ValueError(f"{path}: 'actions' must be a list of integer action ids")
     return config, seed, actions
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def replay_record(config: GameConfig, seed: int, actions: list[int], log: bool = True):
-    """Rebuild the game of a record; raises ValueError if an action does not apply."""
-    s = engine.new_game(config, seed=seed, log=log)
+    """Rebuild the game of a record; raises ValueError if the game cannot be set up or an action does not apply."""
+    s = _new_game(config, seed, log=log)
     for i, a in enumerate(actions):
         try:
             engine.apply(s, a)
@@ -209,9 +317,40 @@ def _save_record(path: str, record: dict) -> None:
     import json
     import os
     tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(record, f)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.isfile(tmp):
+            os.remove(tmp)
+        raise
+
+
+def _save_problem(path: str, option: str) -> str | None:
+    """Why a game record cannot be saved to ``path`` (a missing folder, a folder, a file that is not a game
+    record and would be overwritten), or None."""
+    from pathlib import Path
+    problem = _output_problem(path, option)
+    if problem is None and Path(path).exists():
+        try:
+            load_record(path)
+        except ValueError:
+            return f"{option} {path} exists and is not a game record; not overwriting it"
+    return problem
+
+
+def _try_save(path: str, record: dict) -> bool:
+    """Save ``record``; on failure print one line saying why (the game goes on) and return False."""
+    problem = _save_problem(path, "cannot save:")
+    if problem is None:
+        try:
+            _save_record(path, record)
+            return True
+        except OSError as e:
+            problem = f"cannot save: {path}: {e.strerror or e}"
+    _error("play", problem)
+    return False
 
 
 def _print_final(s) -> None:
@@ -234,14 +373,49 @@ _PLAY_HELP = """Type the number of a legal action, or:
 
 
 def _play(args: argparse.Namespace) -> int:
+    session: dict = {}
+    try:
+        return _play_game(args, session)
+    except KeyboardInterrupt:
+        return _play_interrupted(session)
+
+
+def _play_interrupted(session: dict) -> int:
+    """Ctrl-C in ``play``: save the game to --save's file, or offer to save it; exit code 130."""
+    print("\ninterrupted")
+    if "taken" not in session:                    # before the game started: nothing to save
+        return 130
+    record = game_record(session["config"], session["seed"], session["taken"])
+    if session["save_path"]:
+        if _try_save(session["save_path"], record):
+            print(f"the game is saved in {session['save_path']}; resume with "
+                  f"blackangel play --load {session['save_path']}")
+        return 130
+    while True:
+        try:
+            target = input("save the game? a file name, or Enter to leave without saving: ").strip()
+        except (EOFError, KeyboardInterrupt):
+            target = ""
+        if not target:
+            print("left without saving")
+            return 130
+        if _try_save(target, record):
+            print(f"saved to {target}; resume with blackangel play --load {target}")
+            return 130
+
+
+def _play_game(args: argparse.Namespace, session: dict) -> int:
     from . import actions as A, explain
     from .encoding import encode_observation
 
     def fail(msg: str) -> int:
-        print(f"blackangel play: {msg}", file=sys.stderr)
-        return 2
+        return _error("play", msg)
 
     if args.load:
+        given = [o for o, v in (("--players", args.players), ("--hal", args.hal), ("--advanced", args.advanced),
+                                ("--seed", args.seed)) if v is not None]
+        if given:
+            return fail(f"--load resumes the record's own game (players, rules, seed): drop {', '.join(given)}")
         try:
             config, seed, taken = load_record(args.load)
             s = replay_record(config, seed, taken)
@@ -250,28 +424,39 @@ def _play(args: argparse.Namespace) -> int:
         print(f"resumed {args.load}: {len(taken)} decisions replayed")
     else:
         try:
-            config = GameConfig(num_players=args.players, advanced=args.advanced, hal_difficulty=args.hal)
+            config = GameConfig(num_players=1 if args.players is None else args.players,
+                                advanced=bool(args.advanced), hal_difficulty=args.hal or "standard")
         except ConfigError as e:
             return fail(str(e))
-        seed = args.seed
+        if args.hal is not None and not config.solo:
+            return fail("--hal applies to solo games only (--players 1); the other seats are bots (--opponents)")
+        seed = 0 if args.seed is None else args.seed
         taken = []
-        s = engine.new_game(config, seed=seed, log=True)
+        try:
+            s = _new_game(config, seed)
+        except ValueError as e:
+            return fail(str(e))
     n = config.num_players
     if not 0 <= args.seat < n:
-        return fail(f"--seat must be 0..{n - 1}")
-    from agents import make_agent, parse_agent_code   # the application layer may use the agents
+        return fail("--seat must be 0 in a solo game" if n == 1 else f"--seat must be 0..{n - 1}")
     codes = [c for c in args.opponents.split(",") if c] if args.opponents else []
+    if codes and config.solo:
+        return fail("--opponents names the bots of a 2-4 player game; in a solo game you play against Hal "
+                    "(choose his difficulty with --hal)")
     others = [p for p in range(n) if p != args.seat]
     if codes and len(codes) not in (1, len(others)):
-        return fail(f"--opponents needs 1 or {len(others)} codes, got {len(codes)}")
+        wanted = "1 code" if len(others) == 1 else f"1 code (for every bot) or {len(others)} (one per bot)"
+        return fail(f"--opponents needs {wanted}, got {len(codes)}")
+    save_path = args.save or args.load
+    problem = _save_problem(args.save, "--save") if args.save else None
+    if problem:
+        return fail(problem)
     try:
-        for c in codes:
-            parse_agent_code(c)
+        bots = {p: _make_agent((codes[i] if len(codes) > 1 else codes[0]) if codes else "random", seed=seed + 1 + p)
+                for i, p in enumerate(others)}
     except ValueError as e:
         return fail(str(e))
-    bots = {p: make_agent((codes[i] if len(codes) > 1 else codes[0]) if codes else "random", seed=seed + 1 + p)
-            for i, p in enumerate(others)}
-    save_path = args.save or args.load
+    session.update(config=config, seed=seed, taken=taken, save_path=save_path)
     shown = 0
     while not s.terminal:
         p = s.actor
@@ -306,26 +491,26 @@ def _play(args: argparse.Namespace) -> int:
                 print("\n".join(s.log[-30:]))
                 continue
             if line.split()[0] == "save":
-                target = line.split()[1] if len(line.split()) > 1 else save_path
+                target = line.split(maxsplit=1)[1] if len(line.split()) > 1 else save_path
                 if not target:
                     print("save where? give a file: save game.json")
                     continue
-                _save_record(target, game_record(config, seed, taken))
-                print(f"saved to {target}")
+                if _try_save(target, game_record(config, seed, taken)):
+                    print(f"saved to {target}")
                 continue
-            if line.isdigit() and int(line) < len(legal):
+            if line.isascii() and line.isdigit() and int(line) < len(legal):
                 a = legal[int(line)]
                 engine.apply(s, a)
                 taken.append(a)
                 if save_path:
-                    _save_record(save_path, game_record(config, seed, taken))
+                    _try_save(save_path, game_record(config, seed, taken))
                 break
             print(f"'{line}' is not a number from 0 to {len(legal) - 1}; type help for the commands")
     print("\n".join(s.log[shown:]))
     print(render(s, args.seat))
     _print_final(s)
     if save_path:
-        _save_record(save_path, game_record(config, seed, taken))
+        _try_save(save_path, game_record(config, seed, taken))
     return 0
 
 
@@ -333,18 +518,19 @@ def _replay(args: argparse.Namespace) -> int:
     from . import actions as A
     try:
         config, seed, taken = load_record(args.file)
+        problem = _viewer_problem(args.viewer, config.num_players)
+        if problem:
+            raise ValueError(problem)
+        s = _new_game(config, seed)
     except ValueError as e:
-        print(f"blackangel replay: {e}", file=sys.stderr)
-        return 2
-    s = engine.new_game(config, seed=seed, log=True)
+        return _error("replay", str(e))
     shown = 0
     for i, a in enumerate(taken):
         who = s.actor
         try:
             engine.apply(s, a)
         except engine.IllegalActionError as e:
-            print(f"blackangel replay: action #{i} does not apply: {e}", file=sys.stderr)
-            return 2
+            return _error("replay", f"action #{i} does not apply: {e}")
         print(f"#{i} player_{who}: {A.action_to_string(a)}")
         print("\n".join("    " + line for line in s.log[shown:] if not line.startswith("[")))
         shown = len(s.log)
@@ -362,55 +548,109 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="blackangel", description="Black Angel, the board game, for RL.")
-    sub = ap.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("demo", help="play a complete seeded game with random legal moves, printing the board")
-    d.add_argument("--config", help="a game config YAML (configs/games/*.yaml); overrides the options below")
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``blackangel eval: argument --seed: ...``, exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _seed(text: str) -> int:
+    """argparse type of a seed: a non-negative integer (numpy's generators take no negative seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed must be a non-negative integer, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``blackangel`` argument parser: every subcommand and option with its help line."""
+    from . import __version__
+    ap = _Parser(prog="blackangel", description="Black Angel, the board game, for RL.")
+    ap.add_argument("--version", action="version", version=f"blackangel {__version__}",
+                    help="print the version and exit")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{demo,bench,eval,play,replay}")
+    d = sub.add_parser("demo", help="play a complete seeded game with random legal moves, printing the board",
+                       description="Play a complete seeded game with uniformly random legal moves, printing the "
+                                   "board, every move and VP change with its cause, and the final scores.")
+    d.add_argument("--config", metavar="FILE",
+                   help="a game config YAML (configs/games/*.yaml); overrides --players, --advanced and --hal")
     d.add_argument("--players", type=int, default=3, help="1 (solo against Hal) to 4; default 3")
-    d.add_argument("--seed", type=int, default=1, help="game and move seed; default 1")
+    d.add_argument("--seed", type=_seed, default=1, help="game and move seed, a non-negative integer; default 1")
     d.add_argument("--advanced", action="store_true", help="use the advanced rules")
-    d.add_argument("--hal", choices=HAL_DIFFICULTIES, default="standard", help="Hal's difficulty (solo)")
+    d.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
+                   help="Hal's difficulty (solo games only; default standard)")
     d.add_argument("--every", choices=("turn", "round", "end"), default="round",
                    help="print the board at every turn, every round (default) or only at the end")
-    d.add_argument("--viewer", type=int, default=None, help="render from this seat's view (default: all)")
+    d.add_argument("--viewer", type=int, default=None, metavar="SEAT",
+                   help="draw the board from this seat's view, 0 to players-1 (default: every hand shown)")
     d.set_defaults(func=_demo)
-    b = sub.add_parser("bench", help="engine throughput benchmark (source checkout)")
-    b.add_argument("--seconds", type=float, default=3.0)
-    b.add_argument("--json", action="store_true")
+    b = sub.add_parser("bench", help="engine throughput benchmark (source checkout)",
+                       description="Measure the engine's decisions per second with random play "
+                                   "(needs the benchmarks/ folder of a source checkout).")
+    b.add_argument("--seconds", type=float, default=3.0, help="seconds of play per player count; default 3")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     b.set_defaults(func=_bench)
     e = sub.add_parser("eval", help="benchmark agents: solo against Hal or at tables of agents",
                        description="Play seeded games between agents named by codes (random, greedy, heuristic, "
                                    "mcts:<simulations>, policy:<path>, rllib:<path>) and report win rates "
-                                   "with 95%% Wilson intervals, VP and game length.  Exit code 2 for bad arguments.")
+                                   "with 95% Wilson intervals, VP and game length.  Exit code 2 for bad arguments.")
     e.add_argument("--players", required=True, metavar="CODE[,CODE...]",
                    help="one code: solo games against Hal; 2-4 codes: tables of that many players (seats rotated)")
     e.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None, help="Hal's difficulty (solo; default standard)")
     e.add_argument("--advanced", action="store_true", help="use the advanced rules")
     e.add_argument("--games", type=int, required=True, help="number of games")
-    e.add_argument("--seed", type=int, required=True, help="base seed (game g is seeded from (seed, g))")
+    e.add_argument("--seed", type=_seed, required=True,
+                   help="base seed, a non-negative integer (game g is seeded from (seed, g))")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     e.add_argument("--json", metavar="FILE", help="write the per-agent results as JSON")
-    e.add_argument("--plot", metavar="FILE", help="save a histogram of the final VP per agent (matplotlib)")
+    e.add_argument("--plot", metavar="FILE",
+                   help="save a histogram of the final VP per agent (needs the plot extra: matplotlib)")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.set_defaults(func=_eval)
-    pl = sub.add_parser("play", help="play in the terminal against Hal or bots")
-    pl.add_argument("--players", type=int, default=1, help="1 (solo against Hal, default) to 4")
+    pl = sub.add_parser("play", help="play in the terminal against Hal or bots",
+                        description="Play in the terminal against Hal (--players 1) or bots.  Type the number of "
+                                    "an action, or help, board, log, save [FILE], quit; Ctrl-C stops and offers "
+                                    "to save.")
+    pl.add_argument("--players", type=int, default=None, help="1 (solo against Hal, default) to 4")
     pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first player)")
-    pl.add_argument("--opponents", default="", help="agent codes for the other seats (default random)")
-    pl.add_argument("--hal", choices=HAL_DIFFICULTIES, default="standard", help="Hal's difficulty (solo)")
-    pl.add_argument("--advanced", action="store_true", help="use the advanced rules")
-    pl.add_argument("--seed", type=int, default=0, help="game seed")
+    pl.add_argument("--opponents", default="", metavar="CODE[,CODE...]",
+                    help="agent codes for the other seats of a 2-4 player game: one for all, or one per seat "
+                         "(default random)")
+    pl.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
+                    help="Hal's difficulty (solo games only; default standard)")
+    pl.add_argument("--advanced", action="store_true", default=None, help="use the advanced rules")
+    pl.add_argument("--seed", type=_seed, default=None, help="game seed, a non-negative integer; default 0")
     pl.add_argument("--save", metavar="FILE", help="write the game record here after every decision")
-    pl.add_argument("--load", metavar="FILE", help="resume a saved game record (and keep saving to it)")
+    pl.add_argument("--load", metavar="FILE",
+                    help="resume a saved game record (its own players, rules and seed) and keep saving to it")
     pl.set_defaults(func=_play)
-    r = sub.add_parser("replay", help="step through a saved game record")
-    r.add_argument("file")
-    r.add_argument("--viewer", type=int, default=None, help="draw the board from this seat's view")
+    r = sub.add_parser("replay", help="step through a saved game record",
+                       description="Print each decision of a saved game record (blackangel play --save) "
+                                   "and the board.")
+    r.add_argument("file", help="the game record (JSON) to replay")
+    r.add_argument("--viewer", type=int, default=None, metavar="SEAT",
+                   help="draw the board from this seat's view (default: every hand shown)")
     r.add_argument("--step", action="store_true", help="draw the board and wait for Enter after each decision")
     r.set_defaults(func=_replay)
-    args = ap.parse_args(argv)
-    return args.func(args)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(f"\nblackangel {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader of stdout went away (``blackangel demo | head``): stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

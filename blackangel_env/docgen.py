@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import actions as A
 from .components import components_summary, default_components
+from .encoding import layout_markdown
 from .state import M_NAMES, PHASE_NAMES, VP_SOURCES, fields
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -79,14 +80,8 @@ def components_md() -> str:
 
 
 def pages() -> dict[str, str]:
-    out = {"actions.md": actions_md(), "state_layout.md": state_layout_md(), "components.md": components_md()}
-    try:
-        from .encoding import layout_markdown
-    except ImportError:
-        pass
-    else:
-        out["observation.md"] = layout_markdown()
-    return out
+    return {"actions.md": actions_md(), "state_layout.md": state_layout_md(), "components.md": components_md(),
+            "observation.md": layout_markdown()}
 
 
 def main(argv: list[str] | None = None) -> int:

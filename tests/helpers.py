@@ -313,7 +313,7 @@ def is_legal(s: State, block: str, arg: int = 0) -> bool:
 
 def blocks_legal(s: State, block: str) -> list[int]:
     """Arguments of the legal actions of ``block``."""
-    start = A.block_start(block)
+    start = A.encode(block, 0)
     size = A.BLOCKS[A.BLOCK_OF[start]][1]
     return [a - start for a in engine.legal_actions(s) if start <= a < start + size]
 

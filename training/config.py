@@ -362,11 +362,13 @@ def apply_overrides(flat: dict[str, Any], overrides: Iterable[str], schema: Mapp
 def read_yaml(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
+        raise ConfigError(f"config file {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"config file {str(path)!r} is not UTF-8 text") from None
     except yaml.YAMLError as e:
-        raise ConfigError(f"config file {str(path)!r} is not valid YAML: {e}") from None
+        raise ConfigError(f"config file {str(path)!r} is not valid YAML: {' '.join(str(e).split())}") from None
     if data is None:
         data = {}
     if not isinstance(data, Mapping):

@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="image file to write (e.g. learning_curve.png)")
     ap.add_argument("--title", default=None)
     args = ap.parse_args(argv)
+    from blackangel_env.extras import require_extra
+    require_extra("plot", "python -m training.curves")
     try:
         path = plot_learning_curve(args.run_dir, args.out, args.title)
     except FileNotFoundError as e:

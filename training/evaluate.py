@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be >= 1")
+    from blackangel_env.extras import require_extra
+    require_extra("train", "python -m training.evaluate")
 
     from .checkpoints import resolve_model, run_dir_of
     from .config import ConfigError, load_config

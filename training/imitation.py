@@ -481,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clone", metavar="MODEL_ZIP", help="clone the dataset into a fresh MaskablePPO model (policy.* "
                     "keys) and save it here (evaluate it with python -m training.evaluate MODEL_ZIP)")
     args = ap.parse_args(argv)
+    from blackangel_env.extras import require_extra
+    require_extra("train", "python -m training.imitation")
 
     from .config import ConfigError, load_config
     from .envs import env_kwargs, make_env, shaping_kwargs

@@ -387,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--max-steps", type=int, default=2000, help="cut a game after this many learner decisions")
     ev.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     args = ap.parse_args(argv)
+    from blackangel_env.extras import require_extra
+    require_extra("train", "python -m training.selfplay")
     if not args.evaluate:
         return run_training(train, args)
     try:

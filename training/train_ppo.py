@@ -399,7 +399,10 @@ def run_training(train_fn, args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = training_parser("training.train_ppo", __doc__, "configs/train/ppo_solo.yaml", "ppo.n_steps=128")
-    return run_training(train, ap.parse_args(argv))
+    args = ap.parse_args(argv)
+    from blackangel_env.extras import require_extra
+    require_extra("train", "python -m training.train_ppo")
+    return run_training(train, args)
 
 
 if __name__ == "__main__":

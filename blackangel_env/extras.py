@@ -1,0 +1,36 @@
+"""The optional extras of the package (``pyproject.toml``) and a check that names the one to install.
+
+    train   torch, Stable-Baselines3 and sb3-contrib: ``policy:`` agents and the training scripts
+    rllib   Ray RLlib: ``rllib:`` agents and ``training/rllib_train.py``
+    plot    matplotlib: ``blackangel eval --plot`` and ``training/curves.py``
+    dev     train, plot and the test tools
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+EXTRAS: dict[str, tuple[str, ...]] = {   # extra -> the modules it installs that the code imports
+    "train": ("torch", "stable_baselines3", "sb3_contrib"),
+    "rllib": ("ray",),
+    "plot": ("matplotlib",),
+}
+
+
+def missing_extra(extra: str) -> str | None:
+    """None if the modules of ``extra`` are installed, else one line saying which extra to install."""
+    missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (f"needs the '{extra}' extra ({', '.join(missing)} not installed): pip install 'blackangel-env[{extra}]' "
+            f"(in a source checkout: pip install -e '.[{extra}]')")
+
+
+def require_extra(extra: str, prog: str) -> None:
+    """For a script's ``main``: if ``extra`` is missing, print ``<prog>: needs the '<extra>' extra ...`` on
+    stderr and exit with code 2."""
+    missing = missing_extra(extra)
+    if missing:
+        print(f"{prog}: {missing}", file=sys.stderr)
+        raise SystemExit(2)

@@ -1,0 +1,373 @@
+"""The ``blackangel`` command line with wrong values, missing and malformed files, folders instead of files,
+missing extras, Ctrl-C and a closed pipe: one line on stderr naming what is wrong, a non-zero exit, never a
+traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import blackangel_env
+from blackangel_env import cli
+from blackangel_env.cli import build_parser, load_record, main
+
+CMD = [sys.executable, "-m", "blackangel_env.cli"]
+
+
+def _run(args, text="", timeout=120):
+    return subprocess.run(CMD + args, input=text, capture_output=True, text=True, timeout=timeout)
+
+
+def _one_line_error(err: str, command: str) -> str:
+    """``err`` is one line ``blackangel <command>: ...``; returns it."""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"blackangel {command}: "), err
+    return lines[0]
+
+
+def _record(tmp_path, name="g.json", **over):
+    d = {"format": "blackangel_env.game", "version": 1, "config": {"num_players": 1}, "seed": 1, "actions": []}
+    d.update(over)
+    path = tmp_path / name
+    path.write_text(json.dumps(d))
+    return path
+
+
+# -- the parser: version, help lines ---------------------------------------------------------------------------
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"blackangel {blackangel_env.__version__}"
+
+
+def test_every_subcommand_and_option_has_a_help_line():
+    ap = build_parser()
+    subs = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    described = {c.dest for c in subs._choices_actions if c.help}
+    assert described == set(subs.choices) == {"demo", "bench", "eval", "play", "replay"}
+    for name, parser in [("blackangel", ap), *subs.choices.items()]:
+        for action in parser._actions:
+            if action is not subs:
+                assert action.help, f"{name}: {action.option_strings or action.dest} has no help line"
+        assert "%%" not in parser.format_help()      # a help text formats (a stray % would raise here)
+
+
+def test_eval_help_shows_95_percent(capsys):
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = capsys.readouterr().out
+    assert "95%" in out and "95%%" not in out
+
+
+# -- values the parser refuses -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["demo", "--seed", "-1"],
+    ["eval", "--players", "random", "--games", "1", "--seed", "-1"],
+    ["play", "--seed", "-1"],
+    ["play", "--seed", "x"],
+])
+def test_negative_seed_is_refused(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    line = _one_line_error(capsys.readouterr().err, argv[0])
+    assert "--seed" in line and "non-negative integer" in line
+
+
+def test_parser_errors_are_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["demo", "--every", "sometimes"])
+    assert e.value.code == 2
+    assert "--every" in _one_line_error(capsys.readouterr().err, "demo")
+
+
+# -- demo, bench, replay: values that depend on the game ------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["demo", "--viewer", "7"],
+    ["demo", "--viewer", "-1"],
+    ["demo", "--players", "1", "--viewer", "1"],
+    ["demo", "--players", "3", "--hal", "easy"],
+    ["bench", "--seconds", "0"],
+    ["bench", "--seconds", "-2"],
+    ["bench", "--seconds", "nan"],
+    ["bench", "--seconds", "inf"],
+])
+def test_bad_values_exit_2(argv, capsys):
+    assert main(argv) == 2
+    _one_line_error(capsys.readouterr().err, argv[0])
+
+
+def test_replay_viewer_out_of_range(tmp_path, capsys):
+    path = _record(tmp_path)
+    assert main(["replay", str(path), "--viewer", "7"]) == 2
+    assert "--viewer" in _one_line_error(capsys.readouterr().err, "replay")
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\xff\xfe{", "not UTF-8"),
+    (b"num_players: [", "not valid YAML"),
+    (b"- 1", "mapping"),
+])
+def test_demo_malformed_config(tmp_path, capsys, content, words):
+    path = tmp_path / "c.yaml"
+    path.write_bytes(content)
+    assert main(["demo", "--config", str(path)]) == 2
+    assert words in _one_line_error(capsys.readouterr().err, "demo")
+
+
+def test_demo_config_is_a_folder(tmp_path, capsys):
+    assert main(["demo", "--config", str(tmp_path)]) == 2
+    _one_line_error(capsys.readouterr().err, "demo")
+
+
+def test_demo_components_file_missing(tmp_path, capsys):
+    path = tmp_path / "c.yaml"
+    path.write_text(f"num_players: 1\ncomponents: {tmp_path / 'nope.yaml'}\n")
+    assert main(["demo", "--config", str(path)]) == 2
+    assert "component file" in _one_line_error(capsys.readouterr().err, "demo")
+
+
+# -- game records: load_record refuses what is not a record, with a ValueError naming the file ------------------------
+
+@pytest.mark.parametrize("make", [
+    lambda p: p.write_bytes(b"\xff\xfe{"),                                   # not UTF-8
+    lambda p: p.write_text("[" * 100_000 + "]" * 100_000),                   # nested past the recursion limit
+    lambda p: p.write_text('{"seed": ' + "9" * 5000 + "}"),                  # an integer past Python's digit limit
+    lambda p: p.write_text(json.dumps({"format": "blackangel_env.game", "config": {"num_players": 1},
+                                       "seed": -4, "actions": []})),
+    lambda p: p.write_text(json.dumps({"format": "blackangel_env.game", "config": {"num_players": 1},
+                                       "seed": True, "actions": []})),
+    lambda p: p.write_text(json.dumps({"format": "blackangel_env.game", "config": {"num_players": 1},
+                                       "seed": 1, "actions": [True]})),
+])
+def test_load_record_refuses_malformed_files(tmp_path, make):
+    path = tmp_path / "r.json"
+    make(path)
+    with pytest.raises(ValueError, match="r.json"):
+        load_record(str(path))
+
+
+@pytest.mark.parametrize("command", ["replay", "play"])
+def test_record_with_missing_components_file(tmp_path, capsys, command):
+    path = _record(tmp_path, config={"num_players": 1, "components": str(tmp_path / "nope.yaml")})
+    argv = [command, str(path)] if command == "replay" else [command, "--load", str(path)]
+    assert main(argv) == 2
+    assert "component file" in _one_line_error(capsys.readouterr().err, command)
+
+
+@pytest.mark.parametrize("command", ["replay", "play"])
+def test_record_is_a_folder(tmp_path, capsys, command):
+    argv = [command, str(tmp_path)] if command == "replay" else [command, "--load", str(tmp_path)]
+    assert main(argv) == 2
+    _one_line_error(capsys.readouterr().err, command)
+
+
+# -- eval: outputs and agents checked before the games run ----------------------------------------------------------
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fails the test if ``eval`` starts a game."""
+    def played(task):
+        raise AssertionError("a game was played before the arguments were checked")
+    monkeypatch.setattr(cli, "_eval_game", played)
+
+
+EVAL = ["eval", "--players", "random", "--games", "2", "--seed", "1", "--quiet"]
+
+
+def test_eval_json_into_a_missing_folder_is_refused_before_the_games(tmp_path, capsys, no_games):
+    assert main(EVAL + ["--json", str(tmp_path / "nope" / "r.json")]) == 2
+    assert "does not exist" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_eval_json_into_a_folder_is_refused(tmp_path, capsys, no_games):
+    assert main(EVAL + ["--json", str(tmp_path)]) == 2
+    assert "folder" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+@pytest.mark.parametrize("name", ["nope/h.png", "h.notaformat", "."])
+def test_eval_plot_checked_before_the_games(tmp_path, capsys, no_games, name):
+    assert main(EVAL + ["--plot", str(tmp_path / name)]) == 2
+    _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_eval_plot_without_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch, no_games):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)       # as if it were not installed
+    assert main(EVAL + ["--plot", str(tmp_path / "h.png")]) == 2
+    assert "'plot' extra" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_policy_without_torch_names_the_extra(tmp_path, capsys, monkeypatch, no_games):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert main(["eval", "--players", f"policy:{tmp_path}", "--games", "1", "--seed", "1", "--quiet"]) == 2
+    assert "'train' extra" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_rllib_without_ray_names_the_extra(tmp_path, capsys, monkeypatch, no_games):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert main(["eval", "--players", f"rllib:{tmp_path}", "--games", "1", "--seed", "1", "--quiet"]) == 2
+    assert "'rllib' extra" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_policy_that_is_not_a_checkpoint(tmp_path, capsys, no_games):
+    pytest.importorskip("sb3_contrib")
+    bad = tmp_path / "model.zip"
+    bad.write_text("not a zip")
+    for path in (tmp_path, bad):                    # a folder without a checkpoint, a file that is not one
+        assert main(["eval", "--players", f"policy:{path}", "--games", "1", "--seed", "1", "--quiet"]) == 2
+        assert "cannot load" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+# -- play: arguments ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "--players", "1", "--opponents", "greedy"], "Hal"),
+    (["play", "--players", "2", "--hal", "easy"], "--hal"),
+    (["play", "--players", "1", "--seat", "1"], "--seat"),
+    (["play", "--players", "2", "--opponents", "policy:/no/such/run"], "policy"),
+    (["play", "--players", "2", "--opponents", "random,random"], "needs 1 code, got 2"),
+])
+def test_play_bad_arguments(argv, words, capsys):
+    assert main(argv) == 2
+    assert words in _one_line_error(capsys.readouterr().err, "play")
+
+
+def test_play_load_with_game_options_is_refused(tmp_path, capsys):
+    path = _record(tmp_path)
+    assert main(["play", "--load", str(path), "--players", "3", "--seed", "4"]) == 2
+    line = _one_line_error(capsys.readouterr().err, "play")
+    assert "--players" in line and "--seed" in line
+
+
+def test_play_save_into_a_missing_folder_is_refused(tmp_path, capsys):
+    assert main(["play", "--save", str(tmp_path / "nope" / "g.json")]) == 2
+    assert "does not exist" in _one_line_error(capsys.readouterr().err, "play")
+
+
+def test_play_save_does_not_overwrite_a_file_that_is_not_a_record(tmp_path, capsys):
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes")
+    assert main(["play", "--save", str(other)]) == 2
+    assert "not a game record" in _one_line_error(capsys.readouterr().err, "play")
+    assert other.read_text() == "my notes"
+
+
+# -- play: the input loop -----------------------------------------------------------------------------------------
+
+def _inputs(monkeypatch, answers):
+    """Feed ``answers`` to ``input()``; an exception instance in the list is raised instead."""
+    it = iter(answers)
+
+    def fake(prompt=""):
+        print(prompt, end="")
+        x = next(it)
+        if isinstance(x, BaseException):
+            raise x
+        return x
+    monkeypatch.setattr("builtins.input", fake)
+
+
+def test_play_superscript_digit_is_not_a_choice(monkeypatch, capsys):
+    """'²' passes str.isdigit but not int(): it is answered like any other bad input."""
+    _inputs(monkeypatch, ["²", "٣", "quit"])
+    assert main(["play", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "'²' is not a number" in out and "'٣' is not a number" in out
+
+
+def test_play_save_command_into_a_missing_folder_keeps_the_game(tmp_path, monkeypatch, capsys):
+    good = tmp_path / "my game.json"
+    _inputs(monkeypatch, [f"save {tmp_path / 'nope' / 'g.json'}", f"save {tmp_path}", f"save {good}", "quit"])
+    assert main(["play", "--seed", "3"]) == 0
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err and cap.err.count("blackangel play: cannot save:") == 2
+    assert f"saved to {good}" in cap.out
+    assert load_record(str(good))[1] == 3
+
+
+def test_play_autosave_failure_keeps_the_game(tmp_path, monkeypatch, capsys):
+    """The folder of --save disappears during the game: each decision says the save failed, the game goes on."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    save = folder / "g.json"
+
+    def remove_then(x):
+        def act():
+            if folder.exists():
+                folder.rmdir()
+            return x
+        return act
+    answers = iter([remove_then("0"), lambda: "0", lambda: "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers)())
+    assert main(["play", "--seed", "3", "--save", str(save)]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cannot save" in err and not save.exists()
+
+
+def test_ctrl_c_without_save_offers_to_save(tmp_path, monkeypatch, capsys):
+    target = tmp_path / "kept.json"
+    _inputs(monkeypatch, ["0", KeyboardInterrupt(), str(tmp_path / "nope" / "x.json"), str(target)])
+    assert main(["play", "--seed", "3"]) == 130
+    cap = capsys.readouterr()
+    assert "interrupted" in cap.out and "save the game?" in cap.out and f"saved to {target}" in cap.out
+    assert "does not exist" in cap.err          # the first answer was refused, the question asked again
+    config, seed, actions = load_record(str(target))
+    assert seed == 3 and len(actions) >= 1
+
+
+def test_ctrl_c_twice_leaves_without_saving(monkeypatch, capsys):
+    _inputs(monkeypatch, [KeyboardInterrupt(), KeyboardInterrupt()])
+    assert main(["play", "--seed", "3"]) == 130
+    assert "left without saving" in capsys.readouterr().out
+
+
+def test_ctrl_c_in_play_with_save_is_a_clean_exit(tmp_path):
+    """A real SIGINT while ``play`` waits for input: exit code 130, no traceback, the record saved."""
+    save = tmp_path / "g.json"
+    p = subprocess.Popen(CMD + ["play", "--seed", "3", "--save", str(save)], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = b""
+    deadline = time.monotonic() + 120
+    while b"player_0> " not in out and time.monotonic() < deadline:
+        chunk = os.read(p.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        out += chunk
+    assert b"player_0> " in out
+    p.send_signal(signal.SIGINT)
+    rest, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert b"Traceback" not in err
+    assert b"resume with blackangel play --load" in rest
+    assert load_record(str(save))[1] == 3
+
+
+def test_interrupt_outside_play_exits_130(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "_demo", interrupted)
+    assert main(["demo"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_closed_pipe_is_a_quiet_exit():
+    """``blackangel demo | head -1``: the reader goes away; no traceback."""
+    p = subprocess.Popen(CMD + ["demo", "--every", "turn"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    p.wait(timeout=120)
+    assert b"Traceback" not in err and b"Exception ignored" not in err
+    assert p.returncode != 0

@@ -1,0 +1,40 @@
+"""A missing optional extra is named, with the command to install it: the training scripts exit with code 2 and
+one line, before any work (``blackangel eval``'s ``policy:``, ``rllib:`` and ``--plot`` are in test_cli_errors)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from blackangel_env.extras import EXTRAS, missing_extra
+
+
+@pytest.mark.parametrize("module, argv, extra", [
+    ("training.train_ppo", ["--config", "configs/train/ppo_solo_tiny.yaml"], "train"),
+    ("training.selfplay", ["--config", "configs/train/selfplay_tiny.yaml"], "train"),
+    ("training.selfplay", ["--evaluate", "results/ppo_solo", "--games", "1"], "train"),
+    ("training.imitation", ["--agent", "random", "--games", "1"], "train"),
+    ("training.evaluate", ["results/ppo_solo", "--games", "1"], "train"),
+    ("training.curves", ["results/ppo_solo", "--out", "curve.png"], "plot"),
+])
+def test_training_script_without_its_extra(module, argv, extra, monkeypatch, capsys, tmp_path):
+    for name in EXTRAS[extra]:
+        monkeypatch.setitem(sys.modules, name, None)          # as if it were not installed
+    main = importlib.import_module(module).main
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err
+    assert err.startswith(f"python -m {module}: needs the '{extra}' extra") and f"[{extra}]" in err
+
+
+def test_missing_extra_names_what_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    line = missing_extra("train")
+    assert line.startswith("needs the 'train' extra (sb3_contrib not installed)")
+    monkeypatch.delitem(sys.modules, "sb3_contrib")
+    pytest.importorskip("sb3_contrib")
+    assert missing_extra("train") is None
