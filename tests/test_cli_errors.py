@@ -179,9 +179,9 @@ def test_record_is_a_folder(tmp_path, capsys, command):
 @pytest.fixture
 def no_games(monkeypatch):
     """Fails the test if ``eval`` starts a game."""
-    def played(task):
+    def played(*args, **kwargs):
         raise AssertionError("a game was played before the arguments were checked")
-    monkeypatch.setattr(cli, "_eval_game", played)
+    monkeypatch.setattr(cli, "play_matches", played)
 
 
 EVAL = ["eval", "--players", "random", "--games", "2", "--seed", "1", "--quiet"]
