@@ -1305,7 +1305,10 @@ def legal_actions(s: State) -> list[int]:
     if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
         out: list[int] = []
     else:
-        out = _LEGAL[m.item(M_PHASE)](s)
+        ph = m.item(M_PHASE)
+        out = _LEGAL[ph](s)
+        if ph in _TILE_SUBPHASES and _a1_effect_in_progress(s):
+            out = _guarded(s, m.item(M_TURN_PLAYER), out)     # R-A2: every choice of an A1 tile effect
         out.sort()
     s._legal_key = key
     s._legal = out
@@ -1330,7 +1333,9 @@ def legal_mask(s: State) -> np.ndarray:
 
 
 def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
-    """In A1, drop choices after which no die could be used in A2 (rules decision R-A2)."""
+    """In A1, drop choices after which no die could be used in A2 (rules decision R-A2).  A choice is kept
+    when the A1 step it leads to still leaves a die use (``_a2_still_possible``); every choice offered in A1
+    passes through here, so each A1 position reached keeps at least one choice."""
     if not candidates or _a2_robust(s, p):
         return candidates
     out = []
@@ -1367,18 +1372,36 @@ def _a2_possible_without_card(s: State, p: int, colour: int) -> bool:
         s._memo_ok = False
 
 
-_TILE_SUBPHASES = (PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT, PH_SHIP_MOVE,
-                   PH_KEEP)
+_TILE_SUBPHASES = frozenset((PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT,
+                             PH_SHIP_MOVE, PH_KEEP))
+
+
+def _a1_effect_in_progress(s: State) -> bool:
+    """The decision in progress belongs to a tile effect resolved in A1 (not in Repair, not Command's ship,
+    not a Mission card drawn in A2 or A3).  Call only in one of ``_TILE_SUBPHASES``."""
+    m = s.m
+    if m.item(M_TILE_RETURN) != PH_A1_TILES:
+        return False
+    ph = m.item(M_PHASE)
+    if ph == PH_KEEP:
+        return m.item(M_KEEP_RETURN) == PH_TILE_DRAW
+    if ph == PH_SHIP_SELECT or ph == PH_SHIP_MOVE:
+        return m.item(M_MOVE_RETURN) != PH_COMMAND_CARD
+    return True
 
 
 def _a2_still_possible(t: State, p: int) -> bool:
-    """After an A1 step (on a copy): some die is usable in A2, now or after a choice of the tile effect in
-    progress (e.g. a launched ship still to move, R-A2)."""
-    if a2_possible(t, p):
+    """After an A1 step (on a copy): A1 can still end with a die usable in A2.  Out of a tile effect (back to
+    the tiles left to resolve, whose DONE ends A1 at once, or in A2) that is ``a2_possible``; inside an A1 tile
+    effect it is some choice of the effect that leads there (a DONE finishes the effect and changes nothing a
+    die use depends on; a ship to move or an option to take must each be followed)."""
+    ph = t.m.item(M_PHASE)
+    if ph not in _TILE_SUBPHASES or not _a1_effect_in_progress(t):
+        return a2_possible(t, p)
+    choices = _LEGAL[ph](t)
+    if A.DONE in choices and a2_possible(t, p):
         return True
-    if t.m.item(M_PHASE) not in _TILE_SUBPHASES:
-        return False
-    for a in legal_actions(t):
+    for a in choices:
         if a != A.DONE:
             u = t.copy()
             _dispatch(u, a)
@@ -1422,13 +1445,9 @@ def _pending_cells(s: State) -> list[int]:
 
 def _legal_a1_tiles(s: State) -> list[int]:
     p = s.m.item(M_TURN_PLAYER)
-    cells = _pending_cells(s)
-    grid = s.grid[p].tolist()
-    boost = s.tile_boost
-    # R-A2 with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only use
-    boosted = [A.RESOLVE_TILE + c for c in cells if boost[grid[c]]]
-    plain = [A.RESOLVE_TILE + c for c in cells if not boost[grid[c]]]
-    return [A.DONE] + plain + _guarded(s, p, boosted)
+    # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
+    # use): every tile is judged with the choices its effect leads to
+    return [A.DONE] + _guarded(s, p, [A.RESOLVE_TILE + c for c in _pending_cells(s)])
 
 
 def _legal_tile_option(s: State) -> list[int]:
@@ -1451,10 +1470,7 @@ def _legal_tile_adjacent(s: State) -> list[int]:
         if 0 <= rr < 3 and 0 <= cc < 3:
             t = s.grid.item(p, rr * 3 + cc)
             if _activatable(s, t) and s.comp.tile_effect[t] not in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-                if s.tile_boost.item(t) and s.m.item(M_TILE_RETURN) == PH_A1_TILES:
-                    out.extend(_guarded(s, p, [A.ACTIVATE_ADJACENT + rr * 3 + cc]))   # R-A2 with R-A3
-                else:
-                    out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)
+                out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)     # in A1: guarded by legal_actions (R-A2)
     return out
 
 
@@ -1468,9 +1484,7 @@ def _legal_tile_robot(s: State) -> list[int]:
     if s.robots_break.item(p) > 0:
         cands.extend(A.ROBOT_TO_WORKSTATION + c for c in range(3))
     out = [A.DONE] + [A.ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws.item(p, c) > 0]
-    if s.m.item(M_TILE_RETURN) == PH_A1_TILES:
-        cands = _guarded(s, p, cands)
-    return out + cands
+    return out + cands          # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_ship_select(s: State) -> list[int]:
@@ -1499,9 +1513,7 @@ def _legal_ship_select(s: State) -> list[int]:
     if command:
         return out + launch
     out.append(A.DONE)
-    if m.item(M_TILE_RETURN) == PH_A1_TILES:
-        launch = _guarded(s, p, launch)
-    return out + launch
+    return out + launch         # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_ship_move(s: State) -> list[int]:
@@ -1509,10 +1521,7 @@ def _legal_ship_move(s: State) -> list[int]:
     p = m.item(M_ACTOR)
     existing = not m.item(M_SHIP_LAUNCH)
     dests = _destinations(s, p, m.item(M_SHIP_HEX), m.item(M_MOVE_MIN), m.item(M_MOVE_RANGE), existing)
-    cands = [A.MOVE_SHIP + h for h in dests]
-    if m.item(M_MOVE_RETURN) != PH_COMMAND_CARD and m.item(M_TILE_RETURN) == PH_A1_TILES:
-        cands = _guarded(s, p, cands)
-    return cands
+    return [A.MOVE_SHIP + h for h in dests]      # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_a2_die(s: State) -> list[int]:
