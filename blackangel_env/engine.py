@@ -1296,7 +1296,13 @@ def _a2_robust(s: State, p: int) -> bool:
 # =============================================================================================================
 
 def legal_actions(s: State) -> list[int]:
-    """The sorted list of legal action ids for the seat to act (empty when the game is over)."""
+    """The sorted list of legal action ids for the seat to act (empty when the game is over): a fresh list,
+    which the caller may change without changing the engine's answers."""
+    return list(_legal_list(s))
+
+
+def _legal_list(s: State) -> list[int]:
+    """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
@@ -1321,7 +1327,7 @@ _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 def legal_mask(s: State) -> np.ndarray:
     """The legal actions as an int8 mask (a new array).  The masks of the legal sets met are kept (the same
     sets come back all the time: the turn choice, a lone DONE, ...): a copy costs less than building one."""
-    legal = legal_actions(s)
+    legal = _legal_list(s)
     key = tuple(legal)
     mask = _MASKS.get(key)
     if mask is None:
@@ -1737,7 +1743,7 @@ def apply(s: State, action: int) -> None:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action must be an integer id, got {action!r}")
         action = int(action)
-    legal = legal_actions(s)
+    legal = _legal_list(s)
     if action not in legal:
         what = A.action_to_string(action) if 0 <= action < A.NUM_ACTIONS else "out of range"
         shown = ", ".join(A.action_to_string(a) for a in legal[:8]) + (" ..." if len(legal) > 8 else "")

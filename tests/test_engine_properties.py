@@ -214,3 +214,19 @@ def test_not_json_is_refused(tmp_path):
         State.load(path)
     with pytest.raises(StateError, match="cannot read"):
         State.load(tmp_path / "missing.json")
+
+
+def test_legal_actions_cannot_be_corrupted_by_the_caller():
+    """legal_actions returns a fresh list: changing it changes neither the engine's later answers nor what
+    apply accepts (issue 15 item 3: appending 900 made apply(s, 900) run)."""
+    s = engine.new_game(num_players=2, seed=4)
+    legal = engine.legal_actions(s)
+    expected = list(legal)
+    legal.append(900)
+    legal.remove(expected[0])
+    assert engine.legal_actions(s) == expected
+    assert engine.legal_actions(s) is not engine.legal_actions(s)
+    with pytest.raises(engine.IllegalActionError, match="not legal"):
+        engine.apply(s, 900)
+    assert np.flatnonzero(engine.legal_mask(s)).tolist() == expected
+    engine.apply(s, expected[0])
