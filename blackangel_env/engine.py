@@ -19,6 +19,8 @@ plain functions that read and write the numpy views; nothing here allocates per 
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import sys
 
 import numpy as np
@@ -26,7 +28,7 @@ import numpy as np
 from . import actions as A
 from .board import black_angel_hex, distances, neighbours
 from .components import Components, default_components, load_components
-from .config import GameConfig
+from .config import ConfigError, GameConfig
 from .constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, BE_CHANGE_COLOUR, BE_FREE_RESERVE, BE_SET_THREE,
     BE_VP_ON_ACTION, COLOURS, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP,
@@ -248,16 +250,27 @@ def _damage_action(s: State, a: int) -> None:
 # =============================================================================================================
 
 def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: bool = False,
-             components: Components | None = None, **options) -> State:
+             components: Components | str | os.PathLike | None = None, **options) -> State:
     """Set up a game (rulebook SETUP; 2-PLAYER GAME; VARIANT - PLAYING SOLITAIRE).
 
     ``config`` may be omitted and options given as keywords (``num_players=3, advanced=True``).  ``seed``
-    seeds the state's own generator; (config, seed, actions) replays a game exactly.
+    seeds the state's own generator; (config, seed, actions) replays a game exactly.  ``components`` is loaded
+    component data, or the path of a component file (as ``GameConfig.components``: the path is recorded in the
+    state's config, so a saved game loads with the same file).
     """
     if config is None:
         config = GameConfig(**options)
     elif options:
         raise TypeError("give either a GameConfig or keyword options, not both")
+    if isinstance(components, (str, os.PathLike)):
+        path = os.fspath(components)
+        if config.components is not None and config.components != path:
+            raise ConfigError(f"components {path!r} differs from the config's components {config.components!r}")
+        config = dataclasses.replace(config, components=path)
+        components = None
+    elif components is not None and not isinstance(components, Components):
+        raise ConfigError(f"components must be a component file path or loaded Components, got "
+                          f"{type(components).__name__}")
     comp = components or (load_components(config.components) if config.components else default_components())
     n = config.num_players
     solo = n == 1

@@ -230,3 +230,25 @@ def test_legal_actions_cannot_be_corrupted_by_the_caller():
         engine.apply(s, 900)
     assert np.flatnonzero(engine.legal_mask(s)).tolist() == expected
     engine.apply(s, expected[0])
+
+
+def test_new_game_takes_a_components_path(tmp_path):
+    """new_game(..., components="path.yaml") loads the file as GameConfig(components=...) does and records the
+    path in the config, so the saved game loads with it (issue 15 item 4: it raised AttributeError)."""
+    from blackangel_env.components import DEFAULT_PATH, ComponentError
+    from blackangel_env.config import ConfigError
+
+    path = tmp_path / "components.yaml"
+    path.write_text(DEFAULT_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    s = engine.new_game(num_players=2, seed=5, components=str(path))
+    t = engine.new_game(GameConfig(num_players=2, components=str(path)), seed=5)
+    assert s == t and s.config.components == str(path)
+    assert engine.new_game(num_players=2, seed=5, components=path) == s           # a Path as well
+    assert State.from_dict(s.to_dict()) == s
+    assert np.array_equal(engine.new_game(num_players=2, seed=5).buf, s.buf)
+    with pytest.raises(ComponentError, match="cannot read"):
+        engine.new_game(num_players=2, seed=5, components=str(tmp_path / "missing.yaml"))
+    with pytest.raises(ConfigError, match="differs"):
+        engine.new_game(GameConfig(num_players=2, components="other.yaml"), seed=5, components=str(path))
+    with pytest.raises(ConfigError, match="components must be"):
+        engine.new_game(num_players=2, seed=5, components=3)
