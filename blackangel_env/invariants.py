@@ -390,9 +390,11 @@ def _check_registers(s: State, n: int, nh: int) -> None:
         # the die as rolled, flipped with debris (opposite faces differ by 2) or, advanced rules, set to 3 or
         # given another colour by a 1x
         face = int(s.die_value[die])
-        values = {face, (face + 2) % 4} if m[S.M_DIE_FLIPPED] else {face}
         advanced = bool(m[S.M_ADVANCED])
-        if not (int(m[S.M_DIE_VALUE]) in values or (advanced and int(m[S.M_DIE_VALUE]) == 3)):
+        values = {face, 3} if advanced else {face}
+        if m[S.M_DIE_FLIPPED]:
+            values |= {(v + 2) % 4 for v in values}
+        if int(m[S.M_DIE_VALUE]) not in values:
             _fail(f"die {die} shows {face} but its register says {int(m[S.M_DIE_VALUE])}")
         if not advanced and int(m[S.M_DIE_COLOUR]) != die // 6:
             _fail(f"die {die} has colour register {int(m[S.M_DIE_COLOUR])} without a 1x to change it")
