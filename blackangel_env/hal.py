@@ -28,8 +28,8 @@ from itertools import combinations
 
 
 from .constants import (
-    ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, G_RAVAGER, G_RESOURCE, G_ROBOT,
-    G_SHIP, G_TECH, G_VP, HAL_CLOCKWISE, HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE,
+    ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE,
+    G_ROBOT, G_SHIP, G_TECH, G_VP, HAL_CLOCKWISE, HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE,
     RAV_DAMAGE_NEXT,
 )
 from .state import (
@@ -50,12 +50,14 @@ def _engine():
 
 
 def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int = 0, ravagers: int = 0) -> None:
-    """Convert gains to VP with the weighting on Hal's cards (rules-notes C8)."""
+    """Convert gains to VP with the weighting on Hal's cards (rules-notes C8): every good of the gain vector ``vec``
+    (ships, resources, robots, debris, Technology tiles, Ravager cards; Mission cards weigh 0: Hal keeps none),
+    a VP reward at face value, and ``tech`` / ``advanced`` / ``ravagers`` taken outside a vector."""
     c = s.comp
     w = c.hal_weight
     total = tech * w[G_TECH] + advanced * c.hal_weight_advanced + ravagers * w[G_RAVAGER]
     if vec is not None:
-        for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS):
+        for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS, G_TECH, G_RAVAGER, G_MISSION):
             total += vec[g] * w[g]
         total += vec[G_VP]
     _engine().gain_vp(s, BOT, total, SRC_HAL, cause)
