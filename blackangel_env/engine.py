@@ -26,6 +26,7 @@ import sys
 import numpy as np
 
 from . import actions as A
+from . import state as _state_module
 from .board import black_angel_hex, distances, neighbours
 from .components import Components, default_components, load_components
 from .config import ConfigError, GameConfig
@@ -2892,3 +2893,6 @@ def winners(s: State) -> list[int]:
         return [0] if scores[0] > s.vp.item(BOT) else []
     best = max(scores)
     return [p for p, v in enumerate(scores) if v == best]
+
+
+_state_module.use_legal_actions(_legal_list)      # State.from_dict refuses a live position with no legal action

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import state as S
 from .constants import (
-    ADV_TILE0, N_ADVANCED, N_HAL_CARDS, N_TILES, START_TILE0, T_ASTEROID, TE_ACT_HORIZONTAL,
+    ADV_TILE0, N_ADVANCED, N_HAL_CARDS, N_TILES, START_TILE0, T_ASTEROID, T_SPES, TE_ACT_HORIZONTAL,
     TE_ACT_VERTICAL, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP, TE_OR, TILE_EFFECTS,
 )
 from .state import (
@@ -356,7 +356,8 @@ def _check_registers(s: State, n: int, nh: int) -> None:
             _fail(f"setup reservation of seat {setup_seat} with seat {actor} to act")
     elif setup_seat != -1:
         _fail(f"register setup_seat is {setup_seat} outside the setup")
-    if ph == S.PH_OWNER:
+    owner_pays = ph == S.PH_PAY and int(m[S.M_PAY_RETURN]) == S.PH_OWNER
+    if ph == S.PH_OWNER or owner_pays:
         if owner < 0 or owner == turn_player or actor != owner:
             _fail(f"owner's activation with owner {owner}, turn player {turn_player}, seat {actor} to act")
     elif owner != -1:
@@ -533,6 +534,12 @@ def _check_fields(s: State, n: int, nh: int) -> None:
     if (len(set(ids)) != n_strips or any(i < 0 for i in ids) or any(f < 0 for f in faces)
             or any(x != -1 for x in s.strip_id[n_strips:].tolist() + s.strip_face[n_strips:].tolist())):
         _fail(f"Space strips {ids} with faces {faces} (expected {n_strips} different strips)")
+    spes = int(s.m[S.M_SPES_POS])
+    at = np.flatnonzero(s.hex_terrain == T_SPES).tolist()
+    if at != ([spes * 5 + 2] if spes >= 0 else []):
+        _fail(f"Spes on hexes {at} while its register puts it on strip {spes}")
+    if spes >= 0 and (s.hex_comet[spes * 5 + 2] or s.hex_icons[spes * 5 + 2]):
+        _fail("the Spes hex shows a comet or Ravager icons")
     if np.any(s.hex_terrain[nh:] != T_ASTEROID) or np.any(s.hex_comet[nh:]) or np.any(s.hex_icons[nh:]) \
             or np.any(s.hex_card[nh:] >= 0):
         _fail("hexes beyond the strips in play are not empty asteroids")

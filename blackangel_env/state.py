@@ -227,6 +227,16 @@ class StateError(ValueError):
     """A saved state is malformed or inconsistent."""
 
 
+_legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
+
+
+def use_legal_actions(legal_actions) -> None:
+    """Called by ``blackangel_env.engine`` (which imports this module): ``State.from_dict`` then refuses a live
+    position that offers no legal action (registers that contradict the rest of the position)."""
+    global _legal_actions
+    _legal_actions = legal_actions
+
+
 class State:
     """One game position.  Create it with ``blackangel_env.engine.new_game``; mutate it only through
     ``blackangel_env.engine.apply``."""
@@ -391,6 +401,15 @@ class State:
             raise StateError(f"saved state is inconsistent: {e}") from None
         except (IndexError, KeyError, ValueError, TypeError) as e:  # a value the checks meet before their own
             raise StateError(f"saved state is inconsistent: {type(e).__name__}: {e}") from None
+        if _legal_actions is not None and not state.terminal:
+            try:
+                legal = _legal_actions(state)
+            except (IndexError, KeyError, ValueError, TypeError) as e:
+                raise StateError(f"saved state is inconsistent: its legal actions fail ({type(e).__name__}: "
+                                 f"{e})") from None
+            if not legal:
+                raise StateError(f"saved state is inconsistent: no legal action in phase "
+                                 f"{PHASE_NAMES[state.phase]} (its registers contradict the position)")
         return state
 
     @classmethod

@@ -182,3 +182,40 @@ def test_one_value_edits_load_consistently_or_are_refused():
                 pytest.fail(f"{what}: loaded, then {type(ex).__name__}: {ex}")
             loaded += 1
     assert loaded > 50 and refused > 500
+
+
+def test_a_live_position_without_a_legal_action_is_refused():
+    """Registers that pass every range check but contradict the position: the A2 die choice of the solo game
+    of issue 15 item 1 (seed 2003899) as the engine reached it before the R-A2 fix, with no die usable.  It
+    is refused instead of loading a game no one can move in."""
+    from test_rules_turn import _STUCK_PREFIX
+
+    from blackangel_env.state import M_ACTOR, M_PHASE, M_TILE_EFFECT, M_TURN_PLAYER, PH_A2_DIE, PH_TILE_ADJACENT
+
+    s = engine.new_game(num_players=1, advanced=True, hal_difficulty="easy", seed=2003899)
+    for a in _STUCK_PREFIX:
+        engine.apply(s, a)
+    assert s.phase == PH_TILE_ADJACENT
+    d = s.to_dict()
+    d["buffer"][M_PHASE] = PH_A2_DIE                     # what declining the adjacent activation led to
+    d["buffer"][M_TILE_EFFECT] = -1
+    d["buffer"][M_ACTOR] = int(s.m[M_TURN_PLAYER])
+    with pytest.raises(StateError, match="no legal action in phase a2_die"):
+        State.from_dict(d)
+
+
+def test_the_owner_paying_for_a_free_activation_saves_and_loads():
+    """A position the register checks must accept: the owner of a Mission card paying for the free activation
+    (rulebook, PERFORMING AN ACTION IN AN ALIEN TERRITORY) keeps the owner register set in the payment phase
+    (a weighted random game, 3 players, seed 10030, reached it)."""
+    from blackangel_env.state import PH_PAY
+
+    s = engine.new_game(num_players=3, advanced=False, seed=10030)
+    for a in [866, 1, 870, 0, 198, 483, 488, 506, 434, 457, 3, 0, 366, 378, 380, 434, 451, 477, 503, 583, 650, 662,
+              379, 649, 657, 0, 367, 370, 380, 476, 504, 434, 451, 709, 1, 877, 1, 878, 0, 3, 482, 488, 505, 669,
+              671, 0, 367, 370, 380, 411, 440, 470, 502, 619, 404, 446, 682, 1, 0, 366, 378, 380, 400, 441, 470,
+              516, 733, 742, 733, 738, 733, 734, A.ACTIVATE]:
+        engine.apply(s, a)
+    assert s.phase == PH_PAY and s.actor != int(s.m[M_NAMES.index("turn_player")])
+    check_invariants(s)
+    assert State.from_dict(s.to_dict()) == s
