@@ -685,7 +685,12 @@ def load_components(path: str | os.PathLike | None = None) -> Components:
     Raises :class:`ComponentError` for any malformed content; the file is only read, never written.
     """
     p = Path(path) if path is not None else DEFAULT_PATH
-    text = p.read_text(encoding="utf-8")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:                 # missing, a directory, unreadable
+        raise ComponentError(f"cannot read component file {p}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ComponentError(f"component file {p} is not UTF-8 text: {exc}") from None
     try:
         raw = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except ComponentError as exc:

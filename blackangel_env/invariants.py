@@ -7,14 +7,20 @@
 * every die of the game present (6, 5 or 4 per colour), damaged only in the supply, reserved only when owned;
 * 60 Mission cards, 30 Ravager cards and 76 tiles each in exactly one consistent place;
 * at most 2 ships per hex, of different players; 0-2 Damage cubes per action; 0-3 Ravagers per location;
-* VP never negative and equal to the sum of the VP-by-source columns.
+* VP never negative and equal to the sum of the VP-by-source columns;
+* every scalar register (``State.m``) within its range, and the registers of the decision in progress
+  consistent with the phase (the seat to act, the die in use, the card, tile or ship being handled).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .constants import ADV_TILE0, N_TILES, START_TILE0
+from . import state as S
+from .constants import (
+    ADV_TILE0, N_ADVANCED, N_HAL_CARDS, N_TILES, START_TILE0, T_ASTEROID, T_SPES, TE_ACT_HORIZONTAL,
+    TE_ACT_VERTICAL, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP, TE_OR, TILE_EFFECTS,
+)
 from .state import (
     BOT, DIE_ABSENT, DIE_IN_USE, DIE_SUPPLY, M_ACTOR, M_ADV_DECK_N, M_DIE, M_N_PLAYERS, M_N_STRIPS, M_PHASE,
     M_RAV_DECK_N, M_SHIP_LAUNCH, M_TAKEN_TILE, MC_DECK, MC_DISCARD, MC_DRAWN, MC_HAND, MC_SLOT, MC_SPACE,
@@ -43,6 +49,8 @@ def check_invariants(s: State) -> None:
     if n_strips != comp.strips_used[n]:
         _fail(f"{n_strips} strips for {n} players (expected {comp.strips_used[n]})")
     nh = n_strips * 5
+    _check_fields(s, n, nh)
+    _check_registers(s, n, nh)
 
     # --- ships -------------------------------------------------------------------------------------------
     ships_on_board = [0] * 5
@@ -234,3 +242,337 @@ def check_invariants(s: State) -> None:
         if int(s.vp_src[p].sum()) != int(s.vp[p]):
             _fail(f"seat {p}: VP {int(s.vp[p])} differs from the sum of its sources {int(s.vp_src[p].sum())}")
 
+
+
+# --- registers ---------------------------------------------------------------------------------------------
+
+# phases in which the die chosen in A2 is in use (from its modification to the owner's free activation)
+_DIE_PHASES = frozenset((S.PH_A2_MODIFY, S.PH_DIE_COLOUR, S.PH_ACTION_BOOST, S.PH_RAVAGER_DISCARD, S.PH_DISCOVER,
+                         S.PH_INJECT, S.PH_ADVANCED_SPACE, S.PH_REPAIR, S.PH_DEBRIS, S.PH_DESTROY,
+                         S.PH_COMMAND_CARD, S.PH_MISSION, S.PH_PAY, S.PH_OWNER))
+# phases in which no die is in use
+_NO_DIE_PHASES = frozenset((S.PH_SETUP_RESERVE, S.PH_TURN, S.PH_A1_CARD, S.PH_A1_TILES, S.PH_A2_DIE,
+                            S.PH_B_RESERVE))
+# phases of a board action (its register names the action)
+_ACTION_PHASES = frozenset((S.PH_ACTION_BOOST, S.PH_RAVAGER_DISCARD, S.PH_DISCOVER, S.PH_INJECT,
+                            S.PH_ADVANCED_SPACE, S.PH_REPAIR, S.PH_DEBRIS, S.PH_DESTROY, S.PH_COMMAND_CARD))
+_TILE_EFFECT_PHASES = frozenset((S.PH_TILE_OPTION, S.PH_TILE_ADJACENT, S.PH_TILE_DRAW, S.PH_TILE_ROBOT))
+_PHASE_OR_NONE = frozenset([-1] + list(range(len(PHASE_NAMES))))
+
+
+def _reg_range(m, reg: int, lo: int, hi: int) -> int:
+    v = int(m[reg])
+    if not lo <= v <= hi:
+        _fail(f"register {S.M_NAMES[reg]} is {v}, outside {lo}..{hi}")
+    return v
+
+
+def _reg_in(m, reg: int, allowed, what: str) -> int:
+    v = int(m[reg])
+    if v not in allowed:
+        _fail(f"register {S.M_NAMES[reg]} is {v}, not {what}")
+    return v
+
+
+def _check_registers(s: State, n: int, nh: int) -> None:
+    """Every scalar register within its range, and the decision registers consistent with the phase."""
+    m = s.m
+    solo = n == 1
+    ph = int(m[M_PHASE])
+    for reg in (S.M_ADVANCED, S.M_SOLO, S.M_END_TRIGGERED, S.M_SPES_REACHED, S.M_GAME_OVER, S.M_DIE_BOUGHT,
+                S.M_DIE_FLIPPED, S.M_TILE_ADJACENT, S.M_SHIP_LAUNCH, S.M_B_PAID):
+        _reg_range(m, reg, 0, 1)
+    if int(m[S.M_SOLO]) != int(solo):
+        _fail(f"register solo is {int(m[S.M_SOLO])} in a {n}-player game")
+    over = int(m[S.M_GAME_OVER])
+    if bool(over) != (ph == S.PH_GAME_OVER):
+        _fail(f"register game_over is {over} in phase {PHASE_NAMES[ph]}")
+    actor = _reg_range(m, M_ACTOR, 0, n - 1)
+    turn_player = _reg_range(m, S.M_TURN_PLAYER, 0, n - 1)
+    rnd = _reg_range(m, S.M_ROUND, 1, 1000)
+    _reg_range(m, S.M_TURNS, 0, 10000)          # far above any game, far below the 16-bit bound
+    _reg_range(m, S.M_DECISIONS, 0, 30000)
+    if m[S.M_END_TRIGGERED]:
+        _reg_range(m, S.M_TRIGGER_ROUND, 0, rnd)       # 0: a position set in its final round 1
+        if rnd > int(m[S.M_TRIGGER_ROUND]) + 1:
+            _fail(f"round {rnd} is past the final round {int(m[S.M_TRIGGER_ROUND]) + 1}")
+    else:
+        _reg_in(m, S.M_TRIGGER_ROUND, (-1,), "-1 (the end of the game is not triggered)")
+    n_strips = nh // 5
+    if _reg_range(m, S.M_SPES_TOKEN_POS, -1, n_strips - 1) >= 0 and _reg_range(m, S.M_SPES_POS, -1, n_strips - 1) >= 0:
+        _fail("the Spes token is still on its way while Spes is on the board")
+    _reg_range(m, M_RAV_DECK_N, 0, len(s.rav_deck))
+    _reg_range(m, M_ADV_DECK_N, 0, N_ADVANCED)
+    if solo:
+        _reg_range(m, S.M_HAL_DECK_N, 0, N_HAL_CARDS)
+        _reg_range(m, S.M_HAL_CARD, -1, N_HAL_CARDS - 1)
+    else:
+        _reg_in(m, S.M_HAL_DECK_N, (0,), "0 (no Hal deck outside the solo game)")
+        _reg_in(m, S.M_HAL_CARD, (-1,), "-1 (no Hal card outside the solo game)")
+    hal = s.hal_deck.tolist()
+    k = int(m[S.M_HAL_DECK_N])
+    if sorted(hal[:k]) != sorted(set(hal[:k])) or any(not 0 <= c < N_HAL_CARDS for c in hal[:k]) \
+            or any(c != -1 for c in hal[k:]):
+        _fail("the Hal deck and its count disagree")
+    # the decision in progress
+    die = _reg_range(m, M_DIE, -1, 17)
+    _reg_range(m, S.M_DIE_COLOUR0, -1, 2)
+    _reg_range(m, S.M_DIE_COLOUR, -1, 2)
+    _reg_range(m, S.M_DIE_VALUE, 0, 3)
+    _reg_range(m, S.M_ACTION, -1, 5)
+    mission = _reg_range(m, S.M_MISSION, -1, 59)
+    _reg_range(m, S.M_VALUE, 0, 3)
+    _reg_range(m, S.M_DONE, 0, 15)
+    _reg_range(m, S.M_A1_SLOT, -1, 5)
+    _reg_range(m, S.M_A1_COLOUR, -1, 2)
+    pending = _reg_range(m, S.M_PENDING, 0, 511)
+    _reg_range(m, S.M_TILE_CELL, -1, 8)
+    _reg_range(m, S.M_TILE_EFFECT, -1, len(TILE_EFFECTS) - 1)
+    for reg in (S.M_TILE_RETURN, S.M_MOVE_RETURN, S.M_PAY_RETURN, S.M_KEEP_RETURN):
+        _reg_in(m, reg, _PHASE_OR_NONE, "-1 or a phase")
+    _reg_in(m, S.M_HAND_LIMIT_RETURN, (-1,), "-1")
+    _reg_range(m, S.M_SHIP_HEX, -1, nh - 1)
+    _reg_range(m, S.M_MOVE_RANGE, 0, 3)
+    _reg_range(m, S.M_MOVE_MIN, 0, 1)
+    taken = _reg_range(m, M_TAKEN_TILE, -1, N_TILES - 1)
+    ejected = _reg_range(m, S.M_EJECTED_ADV, -1, N_TILES - 1)
+    _reg_range(m, S.M_PAY_TECH, 0, 9)
+    _reg_range(m, S.M_PAY_MISSION, 0, 9)
+    _reg_range(m, S.M_PAY_SEAT, -1, n - 1)
+    _reg_in(m, S.M_KEEP_N, (0,), "0")
+    _reg_range(m, S.M_B_FREE_COLOUR, -1, 2)
+    owner = _reg_range(m, S.M_OWNER, -1, n - 1)
+    _reg_range(m, S.M_BOOSTS_USED, 0, 9)
+    setup_seat = _reg_range(m, S.M_SETUP_SEAT, -1, n - 1)
+
+    if not m[S.M_ADVANCED]:
+        if ph in (S.PH_DIE_COLOUR, S.PH_ACTION_BOOST, S.PH_KEEP):
+            _fail(f"phase {PHASE_NAMES[ph]} of the advanced rules in a base game")
+        if s.tile_boost.any():
+            _fail("a tile on its boost side in a base game")
+    # who acts
+    if ph == S.PH_SETUP_RESERVE:
+        if setup_seat < 0 or actor != setup_seat:
+            _fail(f"setup reservation of seat {setup_seat} with seat {actor} to act")
+    elif setup_seat != -1:
+        _fail(f"register setup_seat is {setup_seat} outside the setup")
+    owner_pays = ph == S.PH_PAY and int(m[S.M_PAY_RETURN]) == S.PH_OWNER
+    if ph == S.PH_OWNER or owner_pays:
+        if owner < 0 or owner == turn_player or actor != owner:
+            _fail(f"owner's activation with owner {owner}, turn player {turn_player}, seat {actor} to act")
+    elif owner != -1:
+        _fail(f"register owner is {owner} outside the owner's activation")
+    if ph == S.PH_PAY:
+        if int(m[S.M_PAY_SEAT]) < 0 or actor != int(m[S.M_PAY_SEAT]):
+            _fail(f"payment by seat {int(m[S.M_PAY_SEAT])} with seat {actor} to act")
+        _reg_in(m, S.M_PAY_RETURN, (S.PH_MISSION, S.PH_OWNER), "the mission or the owner's activation")
+        if not m[S.M_PAY_TECH] and not m[S.M_PAY_MISSION]:
+            _fail("payment in progress with nothing left to pay")
+    elif ph not in (S.PH_SETUP_RESERVE, S.PH_OWNER, S.PH_KEEP, S.PH_GAME_OVER) and actor != turn_player:
+        _fail(f"seat {actor} to act in phase {PHASE_NAMES[ph]} of seat {turn_player}'s turn")
+    # the die in use
+    in_use = [d for d in range(18) if s.die_owner[d] == DIE_IN_USE]
+    if ph in _DIE_PHASES and (die < 0 or in_use != [die]):
+        _fail(f"phase {PHASE_NAMES[ph]} without the die in use (register die {die})")
+    if ph in _NO_DIE_PHASES and in_use:
+        _fail(f"a die in use in phase {PHASE_NAMES[ph]}")
+    tile_ret = int(m[S.M_TILE_RETURN])
+    command = int(m[S.M_MOVE_RETURN]) == S.PH_COMMAND_CARD
+    # a tile effect (or its ship move, or its Mission card draw) in A1 or in Repair
+    in_tile = (ph in _TILE_EFFECT_PHASES or (ph in (S.PH_SHIP_SELECT, S.PH_SHIP_MOVE) and not command)
+               or (ph == S.PH_KEEP and int(m[S.M_KEEP_RETURN]) == S.PH_TILE_DRAW))
+    if in_tile and bool(in_use) != (tile_ret == S.PH_REPAIR):
+        _fail(f"tile effect of {'Repair' if tile_ret == S.PH_REPAIR else 'A1'} with {len(in_use)} dice in use")
+    if ph in (S.PH_SHIP_SELECT, S.PH_SHIP_MOVE) and command and not in_use:
+        _fail("Command's ship without the die in use")
+    if in_use:
+        if int(m[S.M_DIE_COLOUR0]) != die // 6 or int(m[S.M_DIE_COLOUR]) < 0:
+            _fail(f"die {die} with colour registers {int(m[S.M_DIE_COLOUR0])}/{int(m[S.M_DIE_COLOUR])}")
+        # the die as rolled, flipped with debris (opposite faces differ by 2) or, advanced rules, set to 3 or
+        # given another colour by a 1x
+        face = int(s.die_value[die])
+        advanced = bool(m[S.M_ADVANCED])
+        values = {face, 3} if advanced else {face}
+        if m[S.M_DIE_FLIPPED]:
+            values |= {(v + 2) % 4 for v in values}
+        if int(m[S.M_DIE_VALUE]) not in values:
+            _fail(f"die {die} shows {face} but its register says {int(m[S.M_DIE_VALUE])}")
+        if not advanced and int(m[S.M_DIE_COLOUR]) != die // 6:
+            _fail(f"die {die} has colour register {int(m[S.M_DIE_COLOUR])} without a 1x to change it")
+        if m[S.M_DIE_FLIPPED] and m[S.M_DIE_BOUGHT]:
+            _fail(f"die {die} was bought and flipped (only an own die is flipped)")
+        action = int(m[S.M_ACTION])
+        if ph in (S.PH_A2_MODIFY, S.PH_DIE_COLOUR, S.PH_MISSION, S.PH_PAY, S.PH_OWNER):
+            if action != -1:
+                _fail(f"register action is {action} in phase {PHASE_NAMES[ph]}")
+        elif action < 0:
+            _fail(f"phase {PHASE_NAMES[ph]} with the die in use but no board action")
+    if ph in _ACTION_PHASES and m[S.M_ACTION] < 0:
+        _fail(f"phase {PHASE_NAMES[ph]} without a board action")
+    if ph in _NO_DIE_PHASES or (in_tile and tile_ret == S.PH_A1_TILES):
+        if int(m[S.M_ACTION]) != -1 or mission != -1:
+            _fail(f"registers action {int(m[S.M_ACTION])} and mission {mission} set in phase {PHASE_NAMES[ph]}")
+    _check_action_progress(s, ph)
+    if pending and not (ph == S.PH_A1_TILES or (in_tile and tile_ret == S.PH_A1_TILES)):
+        _fail(f"A1 tiles pending ({pending}) in phase {PHASE_NAMES[ph]}")
+    if ph in (S.PH_MISSION, S.PH_PAY, S.PH_OWNER):
+        if mission < 0 or s.mc_where[mission] != MC_SPACE:
+            _fail(f"phase {PHASE_NAMES[ph]} with Mission card {mission}, which is not in Space")
+        if ph == S.PH_OWNER and int(s.mc_owner[mission]) != owner:
+            _fail(f"owner's activation of Mission card {mission} by seat {owner}, not its owner")
+    # A1: the tiles to resolve and the tile in progress
+    grid = s.grid[turn_player].tolist()
+    for cell in range(9):
+        if pending >> cell & 1 and not 0 <= grid[cell] < ADV_TILE0:
+            _fail(f"cell {cell} of player_{turn_player} is to resolve but holds no activatable tile")
+    if ph == S.PH_A1_TILES and not pending:
+        _fail("A1 tiles to resolve with none pending")
+    if in_tile and ph != S.PH_KEEP:
+        cell = int(m[S.M_TILE_CELL])
+        _reg_in(m, S.M_TILE_RETURN, (S.PH_A1_TILES, S.PH_REPAIR), "A1 or Repair")
+        t = int(s.grid[actor, cell]) if cell >= 0 else -1
+        if not 0 <= t < ADV_TILE0 or s.tile_boost[t]:
+            _fail(f"tile effect in phase {PHASE_NAMES[ph]} without a standard-side tile (cell {cell})")
+        comp = s.comp
+        effects = comp.tile_options[t] if comp.tile_effect[t] == TE_OR else (comp.tile_effect[t],)
+        want = _PHASE_EFFECTS.get(ph)
+        if ph == S.PH_TILE_OPTION:
+            ok = comp.tile_effect[t] == TE_OR
+        else:
+            ok = int(m[S.M_TILE_EFFECT]) in effects and int(m[S.M_TILE_EFFECT]) in want
+        if not ok:
+            _fail(f"phase {PHASE_NAMES[ph]} on tile {t} (effect register {int(m[S.M_TILE_EFFECT])})")
+    if ph in (S.PH_SHIP_SELECT, S.PH_SHIP_MOVE):
+        _reg_in(m, S.M_MOVE_RETURN, (S.PH_TILE_OPTION, S.PH_COMMAND_CARD), "a tile or Command")
+        if int(m[S.M_MOVE_RETURN]) == S.PH_TILE_OPTION:
+            _reg_in(m, S.M_TILE_RETURN, (S.PH_A1_TILES, S.PH_REPAIR), "A1 or Repair")
+    if ph == S.PH_SHIP_MOVE:
+        h = int(m[S.M_SHIP_HEX])
+        if h < 0 or not (m[M_SHIP_LAUNCH] or actor in s.hex_ship[h].tolist()):
+            _fail(f"ship to move from hex {h}, where seat {actor} has no ship")
+    elif m[M_SHIP_LAUNCH]:
+        _fail(f"a launched ship in flight in phase {PHASE_NAMES[ph]}")
+    if ph == S.PH_COMMAND_CARD and int(m[S.M_SHIP_HEX]) < 0:
+        _fail("Command without the ship's hex")
+    if ph == S.PH_COMMAND_CARD or (ph in (S.PH_SHIP_SELECT, S.PH_SHIP_MOVE)
+                                   and int(m[S.M_MOVE_RETURN]) == S.PH_COMMAND_CARD):
+        v = int(m[S.M_VALUE])
+        if int(m[S.M_MOVE_RANGE]) != v or int(m[S.M_MOVE_MIN]) != int(v >= 1):
+            _fail(f"Command with value {v}, move range {int(m[S.M_MOVE_RANGE])}, minimum {int(m[S.M_MOVE_MIN])}")
+    # cards and tiles being handled
+    drawn = s.drawn.tolist()
+    if ph == S.PH_KEEP:
+        _reg_in(m, S.M_KEEP_RETURN, (S.PH_TILE_DRAW, S.PH_HAND_LIMIT), "a tile's draw or A3")
+        if any(c < 0 or s.mc_where[c] != MC_DRAWN + actor for c in drawn):
+            _fail(f"choice of a drawn Mission card among {drawn}, not drawn by seat {actor}")
+    else:
+        _reg_in(m, S.M_KEEP_RETURN, (-1,), "-1 outside the choice of a drawn card")
+        if drawn != [-1, -1] or np.any((s.mc_where >= MC_DRAWN) & (s.mc_where < MC_DRAWN + 5)):
+            _fail(f"drawn Mission cards {drawn} outside the choice of a drawn card")
+    if (ph == S.PH_INJECT) != (taken >= 0):
+        _fail(f"register taken_tile is {taken} in phase {PHASE_NAMES[ph]}")
+    if taken >= 0 and s.tile_where[taken] != TL_TAKEN + turn_player:
+        _fail(f"tile {taken} to inject is not taken by player_{turn_player}")
+    if (ph == S.PH_ADVANCED_SPACE) != (ejected >= 0):
+        _fail(f"register ejected_adv is {ejected} in phase {PHASE_NAMES[ph]}")
+    if ejected >= 0 and (ejected < ADV_TILE0 or s.tile_where[ejected] != TL_EJECTED + turn_player
+                         or all(x >= 0 for x in s.adv_space[turn_player].tolist())):
+        _fail(f"Advanced tile {ejected} to place is not ejected by player_{turn_player} with room for it")
+
+
+# --- value ranges of the fields ------------------------------------------------------------------------------
+
+# (field, lowest, highest): every entry of the field lies in the range (ids -1 = none)
+_FIELD_RANGES = (
+    ("vp", 0, 999), ("vp_src", -999, 999), ("res", 0, 99), ("debris", 0, 99), ("ships", 0, 99),
+    ("robots_break", 0, 99), ("robots_supply", 0, 99), ("robots_ws", 0, 99), ("last_seq", 0, 2),
+    ("hand_mc", 0, 20), ("hand_rav", 0, 30), ("grid", -1, N_TILES - 1), ("adv_space", -1, N_TILES - 1),
+    ("rav_loc", -1, 29), ("die_reserved", 0, 1), ("die_damaged", 0, 1), ("display", -1, N_TILES - 1),
+    ("adv_slots", -1, N_TILES - 1), ("mc_owner", -1, BOT), ("mc_hex", -1, 34), ("mc_deck", -1, 59),
+    ("mc_deck_n", 0, 20), ("drawn", -1, 59), ("rav_deck", -1, 29), ("rav_robots", 0, 16),
+    ("tile_boost", 0, 1), ("tile_debris", 0, 1), ("tech_stack", -1, ADV_TILE0 - 1), ("tech_stack_n", 0, 16),
+    ("adv_deck", -1, N_TILES - 1), ("strip_id", -1, 6), ("strip_face", -1, 1), ("hex_terrain", 0, 4),
+    ("hex_comet", 0, 1), ("hex_icons", 0, 9), ("hex_card", -1, 59), ("hex_ship", -1, 3),
+    ("hal_deck", -1, N_HAL_CARDS - 1),
+)
+
+
+def _check_fields(s: State, n: int, nh: int) -> None:
+    """Every field within its range; the seats not in the game hold nothing; as many different Space strips as
+    the player count lays, and nothing beyond them."""
+    for name, lo, hi in _FIELD_RANGES:
+        v = getattr(s, name)
+        if v.size and (int(v.min()) < lo or int(v.max()) > hi):
+            bad = int(v.min()) if int(v.min()) < lo else int(v.max())
+            _fail(f"field {name} holds {bad}, outside {lo}..{hi}")
+    bot_plays = n <= 2
+    for p in range(5):
+        if p < n or (p == BOT and bot_plays):
+            continue
+        if (s.vp[p] or s.vp_src[p].any() or s.res[p] or s.debris[p] or s.ships[p] or s.robots_break[p]
+                or s.robots_supply[p] or s.robots_ws[p].any() or s.hand_mc[p].any() or s.hand_rav[p]):
+            _fail(f"seat {p}, not in this {n}-player game, holds goods, robots, VP or cards")
+        if s.rav_robots[:, p].any():
+            _fail(f"seat {p}, not in this {n}-player game, has robots on Ravager cards")
+        if p < 4 and (np.any(s.grid[p] >= 0) or np.any(s.slots[p] >= 0) or np.any(s.adv_space[p] >= 0)):
+            _fail(f"seat {p}, not in this {n}-player game, has tiles or cards in play")
+    for p in range(4):
+        for k, code in enumerate(s.slots[p].tolist()):
+            if code == -1:
+                continue
+            if 0 <= code < 60:
+                ok = s.mc_where[code] == MC_SLOT + p
+            elif RAVAGER_SLOT <= code < RAVAGER_SLOT + 30:
+                ok = s.rav_where[code - RAVAGER_SLOT] == RV_SLOT + p
+            else:
+                ok = False
+            if not ok:
+                _fail(f"slot {k} of seat {p} holds code {code}, not a card played there")
+    n_strips = nh // 5
+    ids = s.strip_id[:n_strips].tolist()
+    faces = s.strip_face[:n_strips].tolist()
+    if (len(set(ids)) != n_strips or any(i < 0 for i in ids) or any(f < 0 for f in faces)
+            or any(x != -1 for x in s.strip_id[n_strips:].tolist() + s.strip_face[n_strips:].tolist())):
+        _fail(f"Space strips {ids} with faces {faces} (expected {n_strips} different strips)")
+    spes = int(s.m[S.M_SPES_POS])
+    at = np.flatnonzero(s.hex_terrain == T_SPES).tolist()
+    if at != ([spes * 5 + 2] if spes >= 0 else []):
+        _fail(f"Spes on hexes {at} while its register puts it on strip {spes}")
+    if spes >= 0 and (s.hex_comet[spes * 5 + 2] or s.hex_icons[spes * 5 + 2]):
+        _fail("the Spes hex shows a comet or Ravager icons")
+    if np.any(s.hex_terrain[nh:] != T_ASTEROID) or np.any(s.hex_comet[nh:]) or np.any(s.hex_icons[nh:]) \
+            or np.any(s.hex_card[nh:] >= 0):
+        _fail("hexes beyond the strips in play are not empty asteroids")
+
+
+_PHASE_EFFECTS = {
+    S.PH_TILE_ADJACENT: (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL), S.PH_TILE_DRAW: (TE_DRAW_MISSION,),
+    S.PH_TILE_ROBOT: (TE_MOVE_ROBOT,), S.PH_SHIP_SELECT: (TE_MOVE_SHIP,), S.PH_SHIP_MOVE: (TE_MOVE_SHIP,),
+}
+
+
+def _check_action_progress(s: State, ph: int) -> None:
+    """An action in progress has done no more than its value allows, and its first step has a choice (a
+    Discover, Destroy or Repair that has done nothing yet can do something; an activation has one to go)."""
+    m = s.m
+    value, done = int(m[S.M_VALUE]), int(m[S.M_DONE])
+    comp = s.comp
+    if ph == S.PH_DISCOVER:
+        if done > value:
+            _fail(f"Discover has spent {done} of a value {value}")
+        rem = value - done
+        if not done and not (any(t >= 0 and comp.display_costs[i] <= rem for i, t in enumerate(s.display.tolist()))
+                             or (rem >= comp.advanced_cost and max(s.adv_slots.tolist()) >= 0)):
+            _fail(f"Discover with value {value} and no tile it can take")
+    elif ph == S.PH_DESTROY:
+        if done > value:
+            _fail(f"Destroy has destroyed {done} of a value {value}")
+        if not done and not any(1 <= k <= value for k in s.rav_count.tolist()):
+            _fail(f"Destroy with value {value} and no location it can clear")
+    elif ph == S.PH_REPAIR:
+        if not done and not (s.dmg.any() or any(s.die_damaged[d] and s.die_owner[d] == DIE_SUPPLY
+                                                for d in range(18))):
+            _fail("Repair with nothing to repair")
+    elif ph == S.PH_MISSION:
+        if not done < value:
+            _fail(f"Mission card activation {done + 1} of a value {value}")

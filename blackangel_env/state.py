@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .components import Components, default_components, load_components
+from .components import ComponentError, Components, default_components, load_components
 from .config import ConfigError, GameConfig
 from .constants import N_ADVANCED, N_MISSIONS, N_RAVAGERS, N_TILES
 
@@ -227,6 +227,16 @@ class StateError(ValueError):
     """A saved state is malformed or inconsistent."""
 
 
+_legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
+
+
+def use_legal_actions(legal_actions) -> None:
+    """Called by ``blackangel_env.engine`` (which imports this module): ``State.from_dict`` then refuses a live
+    position that offers no legal action (registers that contradict the rest of the position)."""
+    global _legal_actions
+    _legal_actions = legal_actions
+
+
 class State:
     """One game position.  Create it with ``blackangel_env.engine.new_game``; mutate it only through
     ``blackangel_env.engine.apply``."""
@@ -368,7 +378,10 @@ class State:
             config = GameConfig.from_dict(d["config"])
         except (ConfigError, TypeError) as e:
             raise StateError(f"saved state has a bad config: {e}") from None
-        comp = load_components(config.components) if config.components else default_components()
+        try:
+            comp = load_components(config.components) if config.components else default_components()
+        except ComponentError as e:
+            raise StateError(f"saved state's component file cannot be used: {e}") from None
         raw = d["buffer"]
         size = buffer_size(len(comp.display_costs))
         if not isinstance(raw, list) or len(raw) != size:
@@ -376,32 +389,49 @@ class State:
         if not all(isinstance(x, int) and not isinstance(x, bool) and -32768 <= x <= 32767 for x in raw):
             raise StateError("saved state buffer holds a value that is not a 16-bit integer")
         buf = np.array(raw, dtype=np.int16)
-        rng_state = d["rng"]
-        try:
-            bitgen_name = rng_state["bit_generator"]
-            bitgen = getattr(np.random, bitgen_name)()
-            bitgen.state = _rng_state_from_json(rng_state)
-        except Exception as e:  # noqa: BLE001 - any failure here means a malformed generator state
-            raise StateError(f"saved state has a malformed random-generator state: {e}") from None
-        state = cls(config, comp, buf, np.random.Generator(bitgen))
+        rng = _generator_from_json(d["rng"])
+        state = cls(config, comp, buf, rng)
+        m = state.m
+        if int(m[M_N_PLAYERS]) != config.num_players or int(m[M_ADVANCED]) != int(config.advanced):
+            raise StateError("saved state buffer does not match its config (player count or advanced flag)")
         from .invariants import InvariantError, check_invariants  # late import: invariants uses State
         try:
             check_invariants(state)
         except InvariantError as e:
             raise StateError(f"saved state is inconsistent: {e}") from None
-        if int(state.m[M_N_PLAYERS]) != config.num_players or bool(state.m[M_ADVANCED]) != config.advanced:
-            raise StateError("saved state buffer does not match its config (player count or advanced flag)")
+        except (IndexError, KeyError, ValueError, TypeError) as e:  # a value the checks meet before their own
+            raise StateError(f"saved state is inconsistent: {type(e).__name__}: {e}") from None
+        if _legal_actions is not None and not state.terminal:
+            try:
+                legal = _legal_actions(state)
+            except (IndexError, KeyError, ValueError, TypeError) as e:
+                raise StateError(f"saved state is inconsistent: its legal actions fail ({type(e).__name__}: "
+                                 f"{e})") from None
+            if not legal:
+                raise StateError(f"saved state is inconsistent: no legal action in phase "
+                                 f"{PHASE_NAMES[state.phase]} (its registers contradict the position)")
         return state
 
     @classmethod
     def load(cls, path: str | Path) -> "State":
+        """Read a state written by ``save``.  Anything malformed or inconsistent (an unreadable, non-UTF-8 or
+        non-JSON file, JSON nested too deeply, a bad register, a missing component file) raises
+        ``StateError``; nothing outside the file is read or changed (numpy's global generator included)."""
         try:
-            text = Path(path).read_text()
+            data = Path(path).read_bytes()
         except OSError as e:
             raise StateError(f"cannot read saved state {path}: {e}") from None
         try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise StateError(f"saved state {path} is not UTF-8 text: {e}") from None
+        try:
             d = json.loads(text)
         except json.JSONDecodeError as e:
+            raise StateError(f"saved state {path} is not valid JSON: {e}") from None
+        except RecursionError:
+            raise StateError(f"saved state {path} is not a saved state: its JSON is nested too deeply") from None
+        except ValueError as e:          # e.g. an integer with more digits than Python converts
             raise StateError(f"saved state {path} is not valid JSON: {e}") from None
         return cls.from_dict(d)
 
@@ -410,10 +440,32 @@ def _jsonable_rng_state(st: dict) -> dict:
     return _copy.deepcopy(st)
 
 
-def _rng_state_from_json(st: dict) -> dict:
-    if not isinstance(st, dict) or "state" not in st:
-        raise ValueError("expected a dict with 'bit_generator' and 'state'")
-    return st
+def _is_int(x: Any, lo: int, hi: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and lo <= x < hi
+
+
+def _generator_from_json(st: Any) -> np.random.Generator:
+    """The game's generator from its saved state: a PCG64 state (what ``numpy.random.default_rng`` makes), checked
+    field by field before numpy sees it; only a new bit generator is touched."""
+    def bad(why: str) -> StateError:
+        return StateError(f"saved state has a malformed random-generator state: {why}")
+    if not isinstance(st, dict) or set(st) != {"bit_generator", "state", "has_uint32", "uinteger"}:
+        raise bad("expected the fields bit_generator, state, has_uint32, uinteger")
+    if st["bit_generator"] != "PCG64":
+        raise bad(f"bit_generator must be 'PCG64', got {st['bit_generator']!r}")
+    inner = st["state"]
+    if not isinstance(inner, dict) or set(inner) != {"state", "inc"} \
+            or not all(_is_int(inner[k], 0, 1 << 128) for k in ("state", "inc")):
+        raise bad("state must hold 'state' and 'inc', integers in 0 .. 2**128 - 1")
+    if not _is_int(st["has_uint32"], 0, 2) or not _is_int(st["uinteger"], 0, 1 << 32):
+        raise bad("has_uint32 must be 0 or 1 and uinteger an integer in 0 .. 2**32 - 1")
+    bitgen = np.random.PCG64(_SEED_SEQUENCE)
+    try:
+        bitgen.state = {"bit_generator": "PCG64", "state": dict(inner), "has_uint32": st["has_uint32"],
+                        "uinteger": st["uinteger"]}
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        raise bad(str(e)) from None
+    return np.random.Generator(bitgen)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ every action) is ``python benchmarks/random_games.py --games 1000``; the suite r
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,22 +19,31 @@ from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.config import GameConfig
 from blackangel_env.invariants import check_invariants
-from blackangel_env.state import State, StateError
+from blackangel_env.state import PHASE_NAMES, State, StateError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 COUNTS = [1, 2, 3, 4]
 
 
-def play_random(s: State, rng: np.random.Generator, check: bool = False, limit: int = 5000) -> list[int]:
-    taken = []
-    while not s.terminal:
-        legal = engine.legal_actions(s)
-        assert legal, f"no legal action in phase {s.phase}"
-        a = legal[int(rng.integers(len(legal)))]
-        engine.apply(s, a)
-        taken.append(a)
-        if check:
-            check_invariants(s)
-        assert len(taken) < limit, "game did not finish"
+def play_random(s: State, rng: np.random.Generator, check: bool = False, limit: int = 5000,
+                seed: int | None = None) -> list[int]:
+    """Play uniformly random legal actions to the end; a failure names the configuration, the game's ``seed``
+    and the actions taken so far, which replay it."""
+    taken: list[int] = []
+    try:
+        while not s.terminal:
+            legal = engine.legal_actions(s)
+            assert legal, f"no legal action in phase {PHASE_NAMES[s.phase]}"
+            a = legal[int(rng.integers(len(legal)))]
+            engine.apply(s, a)
+            taken.append(a)
+            if check:
+                check_invariants(s)
+            assert len(taken) < limit, "game did not finish"
+    except Exception as e:  # noqa: BLE001 - re-raised with the coordinates that replay it
+        raise AssertionError(f"{type(e).__name__}: {e}\n  replay: new_game({s.config}, seed={seed}), then apply "
+                             f"({len(taken)} actions): {taken}") from e
     return taken
 
 
@@ -46,7 +57,7 @@ def test_random_games_keep_invariants(n, advanced):
     for g in range(25):
         s = engine.new_game(num_players=n, advanced=advanced, seed=1000 * n + g)
         check_invariants(s)
-        play_random(s, rng, check=True)
+        play_random(s, rng, check=True, seed=1000 * n + g)
         scores = engine.final_scores(s)
         assert len(scores) == n
         assert all(v >= 0 for v in scores)
@@ -216,3 +227,83 @@ def test_not_json_is_refused(tmp_path):
         State.load(path)
     with pytest.raises(StateError, match="cannot read"):
         State.load(tmp_path / "missing.json")
+
+
+def test_legal_actions_cannot_be_corrupted_by_the_caller():
+    """legal_actions returns a fresh list: changing it changes neither the engine's later answers nor what
+    apply accepts (issue 15 item 3: appending 900 made apply(s, 900) run)."""
+    s = engine.new_game(num_players=2, seed=4)
+    legal = engine.legal_actions(s)
+    expected = list(legal)
+    legal.append(900)
+    legal.remove(expected[0])
+    assert engine.legal_actions(s) == expected
+    assert engine.legal_actions(s) is not engine.legal_actions(s)
+    with pytest.raises(engine.IllegalActionError, match="not legal"):
+        engine.apply(s, 900)
+    assert np.flatnonzero(engine.legal_mask(s)).tolist() == expected
+    engine.apply(s, expected[0])
+
+
+def test_new_game_takes_a_components_path(tmp_path):
+    """new_game(..., components="path.yaml") loads the file as GameConfig(components=...) does and records the
+    path in the config, so the saved game loads with it (issue 15 item 4: it raised AttributeError)."""
+    from blackangel_env.components import DEFAULT_PATH, ComponentError
+    from blackangel_env.config import ConfigError
+
+    path = tmp_path / "components.yaml"
+    path.write_text(DEFAULT_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    s = engine.new_game(num_players=2, seed=5, components=str(path))
+    t = engine.new_game(GameConfig(num_players=2, components=str(path)), seed=5)
+    assert s == t and s.config.components == str(path)
+    assert engine.new_game(num_players=2, seed=5, components=path) == s           # a Path as well
+    assert State.from_dict(s.to_dict()) == s
+    assert np.array_equal(engine.new_game(num_players=2, seed=5).buf, s.buf)
+    with pytest.raises(ComponentError, match="cannot read"):
+        engine.new_game(num_players=2, seed=5, components=str(tmp_path / "missing.yaml"))
+    with pytest.raises(ConfigError, match="differs"):
+        engine.new_game(GameConfig(num_players=2, components="other.yaml"), seed=5, components=str(path))
+    with pytest.raises(ConfigError, match="components must be"):
+        engine.new_game(num_players=2, seed=5, components=3)
+
+
+def _random_games_module():
+    spec = importlib.util.spec_from_file_location("random_games", ROOT / "benchmarks" / "random_games.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+@pytest.mark.parametrize("n", COUNTS)
+def test_weighted_random_games_never_leave_a_live_position_without_an_action(n, advanced):
+    """No position that is not over has an empty legal set, over games whose random play prefers rarely offered
+    actions (benchmarks/random_games.py RareFirst: the owner's free activation, tile options, DONE, Mission
+    cards of others...): after every action the invariants hold, and every legal action of every position
+    visited leads to a position that is over or offers an action (issue 15 item 1).  A failure prints the
+    configuration, seed and action list that replay it.  The larger sweep: ``python
+    benchmarks/random_games.py --games 300 --play weighted --lookahead``."""
+    rg = _random_games_module()
+    offered = np.zeros(len(A.BLOCKS), dtype=np.int64)
+    for seed in range(7000 + 10 * n, 7000 + 10 * n + 6):
+        rg.play_game(n, advanced, seed, rg.RareFirst(np.random.default_rng(seed), offered), lookahead=True)
+
+
+def test_a_failing_random_game_prints_what_replays_it():
+    """issue 16 item 8: the failure message of a random game names the seed and the action prefix."""
+    rg = _random_games_module()
+
+    def choose(legal):
+        if len(choose.taken) == 5:
+            return 10_000                      # an id no position offers
+        choose.taken.append(legal[0])
+        return legal[0]
+    choose.taken = []
+    with pytest.raises(rg.GameFailure) as info:
+        rg.play_game(3, True, 41, choose)
+    msg = str(info.value)
+    assert "seed=41" in msg and "num_players=3" in msg and "advanced=True" in msg
+    assert str(choose.taken) in msg
+    s = engine.new_game(num_players=3, advanced=True, seed=41)
+    with pytest.raises(AssertionError, match=r"seed=41\), then apply \(\d+ actions\): \[") as info:
+        play_random(s, np.random.default_rng(0), limit=3, seed=41)

@@ -18,7 +18,7 @@ import helpers as H
 from blackangel_env import engine, hal, scoring
 from blackangel_env.board import neighbours
 from blackangel_env.constants import (
-    G_DEBRIS, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP, GRAY, GREEN, HAL_CLOCKWISE,
+    G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP, GRAY, GREEN, HAL_CLOCKWISE,
     HAL_COUNTERCLOCKWISE, HAL_DISCOVER_ADVANCED_FIRST, HAL_DISCOVER_TECH_ONLY, MISSION_ACTIVATION,
     MISSION_NEUTRALIZATION, NEUT_FIXED, ORANGE, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_MISSION,
     RAV_DISCARD_RAVAGER, RAV_ROBOT, T_ASTEROID,
@@ -1062,6 +1062,22 @@ def test_gains_converted_by_the_weighting():
     assert int(s.vp[BOT]) - before == expected
     assert int(s.vp_src[BOT, SRC_HAL]) == expected
     assert (int(s.ships[BOT]), int(s.res[BOT]), int(s.debris[BOT])) == (0, 0, 0)
+    check_invariants(s)
+
+
+def test_technology_tiles_and_ravager_cards_in_a_gain_vector_are_converted():
+    """SOLITAIRE, SETUP: every item Hal gains '(ship / resource / robot / Technology tile / Advanced Technology
+    tile / debris / Ravager card) immediately transforms into VP according to the weighting' -- Technology
+    tiles and Ravager cards in a gain vector included (they were ignored); Mission cards weigh 0 (Hal keeps
+    none)."""
+    s = _solo()
+    w = s.comp.hal_weight
+    vec = [0] * 8
+    vec[G_TECH], vec[G_RAVAGER], vec[G_MISSION] = 2, 1, 1
+    before = int(s.vp[BOT])
+    hal.hal_gain(s, vec, "test")
+    assert int(s.vp[BOT]) - before == 2 * w[G_TECH] + w[G_RAVAGER] + w[G_MISSION]
+    assert w[G_MISSION] == 0 and 2 * w[G_TECH] + w[G_RAVAGER] == 6
     check_invariants(s)
 
 

@@ -110,6 +110,23 @@ def test_debris_flip_opposite_face(before, after):
     assert not H.is_legal(s, "FLIP_DIE")          # R-A5: a second flip would only restore the face
 
 
+def test_the_debris_flip_turns_the_die_used_and_no_other():
+    """DEBRIS (R-A5, R-A9): the French original flips '1 dé de votre compartiment' 'à tout moment' of
+    Sequence A, and its IMPORTANT note on a die just bought ties the flip to the die about to be used (EN and
+    PL: 'before using it'): the flip is offered only once a die is chosen, turns that die alone, and a die kept
+    in the compartment keeps its face."""
+    s = _a2(debris=2)
+    _star_command_ready(s)
+    used = H.give_die(s, 0, ORANGE, 0)
+    kept = H.give_die(s, 0, GREEN, 1)
+    H.checked(s)
+    assert not H.is_legal(s, "FLIP_DIE")          # no flip before the die is chosen
+    H.act(s, "SELECT_DIE", used)
+    H.act(s, "FLIP_DIE")
+    assert int(s.m[M_DIE_VALUE]) == 2 and int(s.die_value[kept]) == 1 and int(s.die_owner[kept]) == 0
+    assert not H.is_legal(s, "FLIP_DIE")
+
+
 def test_no_flip_without_debris_in_storage():
     """DEBRIS: the debris must come from the storage area ('Debris on your Technology tiles cannot be used')."""
     s = _a2(debris=0)

@@ -270,3 +270,29 @@ def test_r_a2_boost_tile_activation_that_forfeits_the_only_use(robust):
     H.act(s, "DONE")
     assert s.phase == PH_A2_DIE
     assert H.blocks_legal(s, "SELECT_DIE") != []
+
+
+# A solo advanced game (Hal easy, seed 2003899) played by uniform random choices: its player plays an orange
+# card left of row 2, whose tile there shows its boost side; the tile's activation flips it (R-A3) and its 1x
+# was the only way to use a die, but the adjacent tile it activates restores a use.
+_STUCK_PREFIX = [0, 128, 476, 488, 503, 651, 658, 380, 434, 435, 3, 825, 0, 365, 374, 380, 470, 488, 501, 638,
+                 642, 3, 811, 1, 864, 1, 864, 1, 876, 0, 46, 470, 488, 501, 629, 641, 630, 642, 631, 642, 817, 0,
+                 53, 373]
+
+
+def test_r_a2_every_choice_inside_an_a1_tile_effect_is_guarded():
+    """R-A2 (rulebook SEQUENCE A, A1 then A2): the guard that lets a boost-side tile be activated because one
+    follow-up keeps a die use must also drop the follow-ups that do not: here declining the adjacent
+    activation (DONE) left A2 with no die (engine bug fixed: the game reached A2 with no legal action)."""
+    s = engine.new_game(num_players=1, advanced=True, hal_difficulty="easy", seed=2003899)
+    for a in _STUCK_PREFIX:
+        engine.apply(s, a)
+    assert A.action_to_string(_STUCK_PREFIX[-1]).startswith("RESOLVE_TILE")
+    legal = engine.legal_actions(s)
+    assert A.DONE not in legal and H.blocks_legal(s, "ACTIVATE_ADJACENT")
+    for a in legal:                       # every choice offered leads on to a die use
+        t = s.copy()
+        engine.apply(t, a)
+        while t.phase != PH_A2_DIE:
+            engine.apply(t, engine.legal_actions(t)[0])
+        assert engine.legal_actions(t)

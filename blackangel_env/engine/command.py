@@ -8,7 +8,7 @@ from .. import actions as A
 from ..board import black_angel_hex
 from ..state import (
     M_ACTOR, M_DIE_COLOUR, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_STRIPS, M_PHASE, M_SHIP_HEX, M_SHIP_LAUNCH,
-    M_TILE_RETURN, M_TURN_PLAYER, M_VALUE, PH_A1_TILES, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT, State,
+    M_TURN_PLAYER, M_VALUE, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT, State,
 )
 
 from .core import _log, seat_name
@@ -16,7 +16,6 @@ from .decks import _hand_missions
 from .space import _add_ship, _can_place_at, _destinations, _occupancy_ok, _own_ship_hexes, _passable, _remove_ship
 from .phases import register
 from .missions import place_mission
-from .guard import _guarded
 from .a3 import _a3
 from .tiles import _finish_tile
 
@@ -47,9 +46,7 @@ def _legal_ship_select(s: State) -> list[int]:
     if command:
         return out + launch
     out.append(A.DONE)
-    if m.item(M_TILE_RETURN) == PH_A1_TILES:
-        launch = _guarded(s, p, launch)
-    return out + launch
+    return out + launch         # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_ship_move(s: State) -> list[int]:
@@ -57,10 +54,7 @@ def _legal_ship_move(s: State) -> list[int]:
     p = m.item(M_ACTOR)
     existing = not m.item(M_SHIP_LAUNCH)
     dests = _destinations(s, p, m.item(M_SHIP_HEX), m.item(M_MOVE_MIN), m.item(M_MOVE_RANGE), existing)
-    cands = [A.MOVE_SHIP + h for h in dests]
-    if m.item(M_MOVE_RETURN) != PH_COMMAND_CARD and m.item(M_TILE_RETURN) == PH_A1_TILES:
-        cands = _guarded(s, p, cands)
-    return cands
+    return [A.MOVE_SHIP + h for h in dests]      # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_command_card(s: State) -> list[int]:

@@ -8,7 +8,7 @@ cards (solitaire rules; rules-notes C8).
 
 from __future__ import annotations
 
-from ..constants import G_DEBRIS, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
+from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
 from ..state import BOT, M_SOLO, SRC_HAL, State
 
 
@@ -47,12 +47,14 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
 
 
 def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int = 0, ravagers: int = 0) -> None:
-    """Convert gains to VP with the weighting on Hal's cards (rules-notes C8)."""
+    """Convert gains to VP with the weighting on Hal's cards (rules-notes C8): every good of the gain vector ``vec``
+    (ships, resources, robots, debris, Technology tiles, Ravager cards; Mission cards weigh 0: Hal keeps none),
+    a VP reward at face value, and ``tech`` / ``advanced`` / ``ravagers`` taken outside a vector."""
     c = s.comp
     w = c.hal_weight
     total = tech * w[G_TECH] + advanced * c.hal_weight_advanced + ravagers * w[G_RAVAGER]
     if vec is not None:
-        for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS):
+        for g in (G_SHIP, G_RESOURCE, G_ROBOT, G_DEBRIS, G_TECH, G_RAVAGER, G_MISSION):
             total += vec[g] * w[g]
         total += vec[G_VP]
     gain_vp(s, BOT, total, SRC_HAL, cause)

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from .. import actions as A
 from ..state import (
-    M_PHASE, PH_KEEP, PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT,
-    State,
+    M_KEEP_RETURN, M_MOVE_RETURN, M_PHASE, M_TILE_RETURN, M_TURN_PLAYER, PH_A1_TILES, PH_COMMAND_CARD, PH_KEEP,
+    PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, State,
 )
 
-from .phases import _dispatch, legal_actions
+from .phases import _LEGAL, _dispatch, register
 from .die_uses import _a2_robust, a2_possible
 
 
 def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
-    """In A1, drop choices after which no die could be used in A2 (rules decision R-A2)."""
+    """In A1, drop choices after which no die could be used in A2 (rules decision R-A2).  A choice is kept
+    when the A1 step it leads to still leaves a die use (``_a2_still_possible``); every choice offered in A1
+    passes through here, so each A1 position reached keeps at least one choice."""
     if not candidates or _a2_robust(s, p):
         return candidates
     out = []
@@ -53,21 +55,50 @@ def _a2_possible_without_card(s: State, p: int, colour: int) -> bool:
         s._memo_ok = False
 
 
-_TILE_SUBPHASES = (PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT, PH_SHIP_MOVE,
-                   PH_KEEP)
+_TILE_SUBPHASES = frozenset((PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT,
+                             PH_SHIP_MOVE, PH_KEEP))
+
+
+def _a1_effect_in_progress(s: State) -> bool:
+    """The decision in progress belongs to a tile effect resolved in A1 (not in Repair, not Command's ship,
+    not a Mission card drawn in A2 or A3).  Call only in one of ``_TILE_SUBPHASES``."""
+    m = s.m
+    if m.item(M_TILE_RETURN) != PH_A1_TILES:
+        return False
+    ph = m.item(M_PHASE)
+    if ph == PH_KEEP:
+        return m.item(M_KEEP_RETURN) == PH_TILE_DRAW
+    if ph == PH_SHIP_SELECT or ph == PH_SHIP_MOVE:
+        return m.item(M_MOVE_RETURN) != PH_COMMAND_CARD
+    return True
 
 
 def _a2_still_possible(t: State, p: int) -> bool:
-    """After an A1 step (on a copy): some die is usable in A2, now or after a choice of the tile effect in
-    progress (e.g. a launched ship still to move, R-A2)."""
-    if a2_possible(t, p):
+    """After an A1 step (on a copy): A1 can still end with a die usable in A2.  Out of a tile effect (back to
+    the tiles left to resolve, whose DONE ends A1 at once, or in A2) that is ``a2_possible``; inside an A1 tile
+    effect it is some choice of the effect that leads there (a DONE finishes the effect and changes nothing a
+    die use depends on; a ship to move or an option to take must each be followed)."""
+    ph = t.m.item(M_PHASE)
+    if ph not in _TILE_SUBPHASES or not _a1_effect_in_progress(t):
+        return a2_possible(t, p)
+    choices = _LEGAL[ph](t)
+    if A.DONE in choices and a2_possible(t, p):
         return True
-    if t.m.item(M_PHASE) not in _TILE_SUBPHASES:
-        return False
-    for a in legal_actions(t):
+    for a in choices:
         if a != A.DONE:
             u = t.copy()
             _dispatch(u, a)
             if _a2_still_possible(u, p):
                 return True
     return False
+
+
+def _guard_a1_effect(s: State, legal: list[int]) -> list[int]:
+    """The legal actions of a tile effect's step: in A1, those that still leave a die use (R-A2)."""
+    if _a1_effect_in_progress(s):
+        return _guarded(s, s.m.item(M_TURN_PLAYER), legal)
+    return legal
+
+
+for _ph in _TILE_SUBPHASES:
+    register(_ph, filter=_guard_a1_effect)

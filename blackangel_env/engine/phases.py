@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import actions as A
+from .. import state as _state_module
 from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
 
 from .core import IllegalActionError, seat_name
@@ -20,11 +21,13 @@ from .core import IllegalActionError, seat_name
 _LEGAL: list = [None] * len(PHASE_NAMES)      # phase -> legal(s) -> list of action ids
 _APPLY: list = [None] * len(PHASE_NAMES)      # phase -> do(s, action)
 _RESUME: list = [None] * len(PHASE_NAMES)     # phase -> resume(s), once a sub-step returning to it is done
+_FILTER: list = [None] * len(PHASE_NAMES)     # phase -> filter(s, legal) -> the legal actions kept (the A1 guard)
 
 
-def register(phase: int, *, legal=None, do=None, resume=None) -> None:
-    """Enter a phase's functions in the table (each rule module does it for its phases, at import)."""
-    for table, f in ((_LEGAL, legal), (_APPLY, do), (_RESUME, resume)):
+def register(phase: int, *, legal=None, do=None, resume=None, filter=None) -> None:
+    """Enter a phase's functions in the table (each rule module does it for its phases, at import).  ``filter``
+    narrows the phase's legal actions where a rule above the phase's own module says so (the A1 guard, R-A2)."""
+    for table, f in ((_LEGAL, legal), (_APPLY, do), (_RESUME, resume), (_FILTER, filter)):
         if f is not None:
             if table[phase] is not None and table[phase] is not f:
                 raise RuntimeError(f"phase {PHASE_NAMES[phase]} registered twice")
@@ -40,7 +43,13 @@ def check_complete() -> None:
 
 
 def legal_actions(s: State) -> list[int]:
-    """The sorted list of legal action ids for the seat to act (empty when the game is over)."""
+    """The sorted list of legal action ids for the seat to act (empty when the game is over): a fresh list,
+    which the caller may change without changing the engine's answers."""
+    return list(_legal_list(s))
+
+
+def _legal_list(s: State) -> list[int]:
+    """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
@@ -49,7 +58,11 @@ def legal_actions(s: State) -> list[int]:
     if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
         out: list[int] = []
     else:
-        out = _LEGAL[m.item(M_PHASE)](s)
+        ph = m.item(M_PHASE)
+        out = _LEGAL[ph](s)
+        f = _FILTER[ph]
+        if f is not None:
+            out = f(s, out)
         out.sort()
     s._legal_key = key
     s._legal = out
@@ -62,7 +75,7 @@ _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 def legal_mask(s: State) -> np.ndarray:
     """The legal actions as an int8 mask (a new array).  The masks of the legal sets met are kept (the same
     sets come back all the time: the turn choice, a lone DONE, ...): a copy costs less than building one."""
-    legal = legal_actions(s)
+    legal = _legal_list(s)
     key = tuple(legal)
     mask = _MASKS.get(key)
     if mask is None:
@@ -81,7 +94,7 @@ def apply(s: State, action: int) -> None:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action must be an integer id, got {action!r}")
         action = int(action)
-    legal = legal_actions(s)
+    legal = _legal_list(s)
     if action not in legal:
         what = A.action_to_string(action) if 0 <= action < A.NUM_ACTIONS else "out of range"
         shown = ", ".join(A.action_to_string(a) for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
@@ -123,3 +136,6 @@ def _legal_game_over(s: State) -> list[int]:
 
 
 register(PH_GAME_OVER, legal=_legal_game_over)
+
+
+_state_module.use_legal_actions(_legal_list)      # State.from_dict refuses a live position with no legal action

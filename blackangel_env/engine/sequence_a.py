@@ -43,13 +43,9 @@ def _pending_cells(s: State) -> list[int]:
 
 def _legal_a1_tiles(s: State) -> list[int]:
     p = s.m.item(M_TURN_PLAYER)
-    cells = _pending_cells(s)
-    grid = s.grid[p].tolist()
-    boost = s.tile_boost
-    # R-A2 with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only use
-    boosted = [A.RESOLVE_TILE + c for c in cells if boost[grid[c]]]
-    plain = [A.RESOLVE_TILE + c for c in cells if not boost[grid[c]]]
-    return [A.DONE] + plain + _guarded(s, p, boosted)
+    # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
+    # use): every tile is judged with the choices its effect leads to
+    return [A.DONE] + _guarded(s, p, [A.RESOLVE_TILE + c for c in _pending_cells(s)])
 
 
 def _legal_a2_die(s: State) -> list[int]:

@@ -4,11 +4,14 @@ reservations of the player aids.
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 import numpy as np
 
 from .. import actions as A
 from ..components import Components, default_components, load_components
-from ..config import GameConfig
+from ..config import ConfigError, GameConfig
 from ..constants import ADV_TILE0, COLOURS, START_TILE0, T_ASTEROID
 from ..state import (
     BOT, DIE_ABSENT, DIE_SUPPLY, MC_DECK, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_ADVANCED, M_ADV_DECK_N,
@@ -30,16 +33,27 @@ from .rounds import _start_turn
 
 
 def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: bool = False,
-             components: Components | None = None, **options) -> State:
+             components: Components | str | os.PathLike | None = None, **options) -> State:
     """Set up a game (rulebook SETUP; 2-PLAYER GAME; VARIANT - PLAYING SOLITAIRE).
 
     ``config`` may be omitted and options given as keywords (``num_players=3, advanced=True``).  ``seed``
-    seeds the state's own generator; (config, seed, actions) replays a game exactly.
+    seeds the state's own generator; (config, seed, actions) replays a game exactly.  ``components`` is loaded
+    component data, or the path of a component file (as ``GameConfig.components``: the path is recorded in the
+    state's config, so a saved game loads with the same file).
     """
     if config is None:
         config = GameConfig(**options)
     elif options:
         raise TypeError("give either a GameConfig or keyword options, not both")
+    if isinstance(components, (str, os.PathLike)):
+        path = os.fspath(components)
+        if config.components is not None and config.components != path:
+            raise ConfigError(f"components {path!r} differs from the config's components {config.components!r}")
+        config = dataclasses.replace(config, components=path)
+        components = None
+    elif components is not None and not isinstance(components, Components):
+        raise ConfigError(f"components must be a component file path or loaded Components, got "
+                          f"{type(components).__name__}")
     comp = components or (load_components(config.components) if config.components else default_components())
     n = config.num_players
     solo = n == 1

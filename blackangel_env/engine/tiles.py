@@ -18,7 +18,6 @@ from ..state import (
 from .core import _log, _take_robots, gain_vp, seat_name
 from .decks import _draw_mission, _mission_available, _to_hand
 from .phases import _RESUME, register
-from .guard import _guarded
 from .a3 import _draw_two
 
 
@@ -42,10 +41,7 @@ def _legal_tile_adjacent(s: State) -> list[int]:
         if 0 <= rr < 3 and 0 <= cc < 3:
             t = s.grid.item(p, rr * 3 + cc)
             if _activatable(s, t) and s.comp.tile_effect[t] not in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-                if s.tile_boost.item(t) and s.m.item(M_TILE_RETURN) == PH_A1_TILES:
-                    out.extend(_guarded(s, p, [A.ACTIVATE_ADJACENT + rr * 3 + cc]))   # R-A2 with R-A3
-                else:
-                    out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)
+                out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)     # in A1: guarded by legal_actions (R-A2)
     return out
 
 
@@ -59,9 +55,7 @@ def _legal_tile_robot(s: State) -> list[int]:
     if s.robots_break.item(p) > 0:
         cands.extend(A.ROBOT_TO_WORKSTATION + c for c in range(3))
     out = [A.DONE] + [A.ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws.item(p, c) > 0]
-    if s.m.item(M_TILE_RETURN) == PH_A1_TILES:
-        cands = _guarded(s, p, cands)
-    return out + cands
+    return out + cands          # in A1: guarded by legal_actions (R-A2)
 
 
 def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
