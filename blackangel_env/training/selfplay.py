@@ -1,15 +1,15 @@
 """Self-play MaskablePPO at a table of 2-4 players: the learner against frozen snapshots of itself and baselines.
 
-    python -m training.selfplay --config configs/train/selfplay_3p.yaml [--set key=value ...]
-    python -m training.selfplay --resume RUN_DIR [--set run.total_timesteps=4000000 ...]
-    python -m training.selfplay --evaluate RUN_DIR_or_model.zip --players 3 --opponents random,greedy --games 100
+    python -m blackangel_env.training.selfplay --config configs/train/selfplay_3p.yaml [--set key=value ...]
+    python -m blackangel_env.training.selfplay --resume RUN_DIR [--set run.total_timesteps=4000000 ...]
+    python -m blackangel_env.training.selfplay --evaluate RUN_DIR_or_model.zip --players 3 --opponents random,greedy --games 100
 
-The machinery is ``training.train_ppo``'s (``Trainer``: vectorised environments, seeding, resumable checkpoints
+The machinery is ``blackangel_env.training.train_ppo``'s (``Trainer``: vectorised environments, seeding, resumable checkpoints
 with the optimizer state and step count, CSV / TensorBoard logs, progress bar, best model, Ctrl-C); this module
 changes what the learner plays against and how it is evaluated.  Every key is in ``SELFPLAY_SCHEMA`` and listed
 in ``configs/train/selfplay_3p.yaml``; ``--set a.b=value`` overrides one.
 
-* Environments: ``vec_env.n_envs`` copies of ``training.selfplay_env.SelfPlayEnv``: the learner holds one seat of
+* Environments: ``vec_env.n_envs`` copies of ``blackangel_env.training.selfplay_env.SelfPlayEnv``: the learner holds one seat of
   ``BlackAngel-v0`` with ``env.num_players`` players (``env.seat``: a random seat per episode, or rotating), and
   every other seat is drawn per episode from the opponent pool (``selfplay.*``): the latest snapshot of the
   learner (weight ``selfplay.w_latest``), a snapshot drawn uniformly from the pool (``selfplay.w_pool``), or a
@@ -29,7 +29,7 @@ in ``configs/train/selfplay_3p.yaml``; ``--set a.b=value`` overrides one.
 * Training games: ``rollout/win_rate`` and ``rollout/margin`` over the last 100 (against the sampled pool), and
   ``selfplay/snapshot_seats``: the share of opponent seats that snapshots played in them.
 
-Run directory: ``training/checkpoints.py``'s layout plus ``pool/``.
+Run directory: ``blackangel_env/training/checkpoints.py``'s layout plus ``pool/``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import in_worker, limit_threads, play_batched, win_stats
+from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, win_stats
 
 from .checkpoints import BEST_MODEL, read_meta
 from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
@@ -122,7 +122,7 @@ def env_kwargs(cfg: dict[str, Any], index: int = 0, snapshots: list[str] = ()) -
 
 class _EnvFactory:
     """A Monitor-wrapped, reward-shaped ``SelfPlayEnv`` as a picklable callable; in a worker process
-    (SubprocVecEnv) torch and BLAS get one thread (``agents.arena.limit_threads``)."""
+    (SubprocVecEnv) torch and BLAS get one thread (``blackangel_env.agents.arena.limit_threads``)."""
 
     def __init__(self, kwargs, shaping):
         self.kwargs, self.shaping = kwargs, shaping
@@ -234,7 +234,7 @@ def format_tables(r: dict[str, Any]) -> str:
 class SelfPlayTrainer(Trainer):
     """``train_ppo.Trainer`` with the self-play environments, the snapshot pool and table evaluations."""
 
-    script = "training.selfplay"
+    script = "blackangel_env.training.selfplay"
 
     def __init__(self, cfg: dict[str, Any], run_dir: Path, resume_from: Path | None):
         super().__init__(cfg, run_dir, resume_from)
@@ -374,7 +374,7 @@ def _evaluate_cli(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = training_parser("training.selfplay", __doc__, "configs/train/selfplay_3p.yaml", "env.num_players=4")
+    ap = training_parser("blackangel_env.training.selfplay", __doc__, "configs/train/selfplay_3p.yaml", "env.num_players=4")
     ev = ap.add_argument_group("evaluation of a trained model (instead of training)")
     ev.add_argument("--evaluate", metavar="MODEL", help="a run directory (its best model) or a model .zip")
     ev.add_argument("--opponents", default="random,greedy", help="agent codes, comma-separated")
@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     args = ap.parse_args(argv)
     from blackangel_env.extras import require_extra
-    require_extra("train", "python -m training.selfplay")
+    require_extra("train", "python -m blackangel_env.training.selfplay")
     if not args.evaluate:
         return run_training(train, args)
     try:

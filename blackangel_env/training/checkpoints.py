@@ -13,13 +13,59 @@ A run directory holds::
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import sys
+import types
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 __all__ = ["CHECKPOINT_DIR", "BEST_MODEL", "list_checkpoints", "latest_checkpoint", "resolve_model",
-           "read_meta", "run_dir_of"]
+           "read_meta", "run_dir_of", "load_maskable_ppo", "old_module_names", "OLD_MODULES"]
+
+# The module paths of this package's classes before the package became blackangel_env.training (it was the
+# top-level package ``training``).  A saved model names its classes by module: Stable-Baselines3 pickles
+# ``policy_kwargs``, which holds ``training.policies.EntityExtractor`` in every model with ``policy.type: entity``
+# saved before the rename (results/ppo_solo/best_model.zip included); an RLlib checkpoint names
+# ``training.rllib_module.MaskedPPOTorchRLModule``.
+OLD_MODULES = {"training.policies": "blackangel_env.training.policies",
+               "training.rllib_module": "blackangel_env.training.rllib_module"}
+_ABSENT = object()
+
+
+@contextmanager
+def old_module_names(*old: str):
+    """While a saved model loads, the old module paths ``old`` (keys of ``OLD_MODULES``) name this package's
+    modules in ``sys.modules``, so the unpickler finds ``training.policies.EntityExtractor`` without a package
+    ``training`` installed (the repository's ``training/`` is a source-checkout alias, not in the wheel).  The
+    unpickler also imports the top-level name: when no ``training`` is imported yet, an empty module stands for it,
+    so that another distribution's package of that name is not imported.  The entries are set for the load only
+    and then restored: such a package is neither imported by the load nor shadowed after it."""
+    parents = {name.rpartition(".")[0] for name in old} - set(old)
+    saved = {name: sys.modules.get(name, _ABSENT) for name in (*parents, *old)}
+    try:
+        for name in parents:
+            sys.modules.setdefault(name, types.ModuleType(name, "stands for an old package name while a model loads"))
+        for name in old:
+            sys.modules[name] = importlib.import_module(OLD_MODULES[name])
+        yield
+    finally:
+        for name, prev in saved.items():
+            if prev is _ABSENT:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = prev
+
+
+def load_maskable_ppo(path: str | Path, **kwargs):
+    """``MaskablePPO.load(path, **kwargs)`` that also reads models saved before the package was renamed
+    (``old_module_names``)."""
+    from sb3_contrib import MaskablePPO
+
+    with old_module_names("training.policies"):
+        return MaskablePPO.load(str(path), **kwargs)
 
 CHECKPOINT_DIR = "checkpoints"
 BEST_MODEL = "best_model.zip"
@@ -90,9 +136,7 @@ def export_for_play(model_zip: str | Path, out: str | Path) -> Path:
     The weights are unchanged (the copy plays exactly like the original); Adam's per-parameter state (two tensors
     per weight, two thirds of a checkpoint) is replaced by a fresh optimizer, so training resumed from the copy
     restarts Adam's averages.  Resume from the run's own checkpoints to continue training exactly."""
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(str(model_zip), device="cpu")
+    model = load_maskable_ppo(model_zip, device="cpu")
     pol = model.policy
     pol.optimizer = pol.optimizer_class(pol.parameters(), lr=model.lr_schedule(1), **pol.optimizer_kwargs)
     out = Path(out)

@@ -1,4 +1,4 @@
-"""The agent codes that play trained models, registered with ``agents.codes`` from this side of the layers.
+"""The agent codes that play trained models, registered with ``blackangel_env.agents.codes`` from this side of the layers.
 
 * ``policy:<path>``: a MaskablePPO run directory (its best model) or model ``.zip`` (``PolicyAgent``; needs the
   ``train`` extra: torch, stable-baselines3, sb3-contrib);
@@ -6,7 +6,7 @@
   ``rllib`` extra).
 
 Importing ``training`` registers them; ``pyproject.toml`` also declares them as entry points of the group
-``blackangel_env.agents`` (``POLICY``, ``RLLIB``), so ``agents.make_agent("policy:...")`` finds them in an
+``blackangel_env.agents`` (``POLICY``, ``RLLIB``), so ``blackangel_env.agents.make_agent("policy:...")`` finds them in an
 installed package without importing ``training`` first.  This module is light: torch, SB3 and Ray are imported
 when an agent is built.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from agents.codes import AgentCode, register_agent_code
+from blackangel_env.agents.codes import AgentCode, register_agent_code
 
 __all__ = ["POLICY", "RLLIB", "missing_extra"]
 

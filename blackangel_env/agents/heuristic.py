@@ -2,9 +2,9 @@
 
 The plan is built at the decisions that shape a turn and re-checked at each of them: every candidate action is
 applied to a copy of the state and the rest of the agent's turn is played out by a cheap completion policy
-(``complete_turn``); the candidate whose completed turn leaves the best position (``agents.greedy.evaluate``,
+(``complete_turn``); the candidate whose completed turn leaves the best position (``blackangel_env.agents.greedy.evaluate``,
 plus the bonuses below) is played.  A turn is completed through Hal's turn that follows it.  Every decision
-is planned in one determinization of the state (``agents.information.determinize``: deck orders, Hal's deck,
+is planned in one determinization of the state (``blackangel_env.agents.information.determinize``: deck orders, Hal's deck,
 the other hands and the future dice resampled from the agent's generator), never on the real state, whose
 hidden information (Hal's next card, the dice to come) no player has.  Concretely:
 
@@ -24,12 +24,12 @@ hidden information (Hal's next card, the dice to come) no player has.  Concretel
   else none.
 * **Discard** (hand limit, Ravager effect, paying with a card): the card of the colour the agent holds most
   of; **keep** (advanced draw-two): the card of the colour it holds fewest of.
-* Everything else (the owner's free activation, tile options, robots...): greedy (``agents.greedy``).
+* Everything else (the owner's free activation, tile options, robots...): greedy (``blackangel_env.agents.greedy``).
 
-The value is ``agents.value.evaluate``: VP plus the end-of-game worth of goods, tiles, cards in Space and
+The value is ``blackangel_env.agents.value.evaluate``: VP plus the end-of-game worth of goods, tiles, cards in Space and
 Advanced tiles, scaled by the rounds the game is expected to last, minus Hal's VP (and the VP his cards in
 Space will bring him), with the heuristic's own weights (``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``,
-``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last (``agents.value.horizon``):
+``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last (``blackangel_env.agents.value.horizon``):
 the agent prefers longer games, mostly by taking fewer Sequence Bs (each advances the Black Angel toward
 Spes) and by drawing fewer Ravager cards.  To keep a game cheap, the planned comparison looks at one Mission
 card per (colour, slot) in A1 (the one least worth keeping for a later Command, ``card_keep_score``) and one
@@ -62,13 +62,13 @@ from .value import horizon as _horizon
 B_MARGIN = 0.5               # Sequence A is kept unless B's completed turn is worth this much more
 BONUS_PLACE_MISSION = 1.0    # on top of the value: a Mission card placed in Space this turn
 BONUS_PER_TILE = 1.5         # on top of the value: per Technology tile gained this turn
-# The heuristic's own weights for the shared value (agents.value.evaluate; tuning in docs/agents.md).  Greedy
+# The heuristic's own weights for the shared value (blackangel_env.agents.value.evaluate; tuning in docs/agents.md).  Greedy
 # and MCTS keep the value's defaults (0.5, 1.0, 2.0).
 W_GOOD = 1.1                 # a resource, ship or robot in the break room, times frac
 W_TECH_TILE = 2.0            # a Technology / Starting tile in the grid, times frac
 W_VP_TILE = 3.0              # a "gain 1 VP" Technology tile in the grid, times frac
 ADV_FILL = 0.9               # share of an Advanced tile's unfilled cap counted, times frac (value: 0.6)
-W_HORIZON = 2.0              # VP per round the game is still expected to last (agents.value.horizon)
+W_HORIZON = 2.0              # VP per round the game is still expected to last (blackangel_env.agents.value.horizon)
 RESERVE_MIN_VALUE = 2        # setup: reserve only a die showing at least this
 MAX_COMPLETION_STEPS = 60    # safety cap on a turn's completion
 

@@ -1,10 +1,10 @@
 """Logged games for analysis: play seeded games with agents and record one row per (game, seat).
 
-    python -m training.game_stats --players heuristic --hal standard --games 2000 --seed 0 \\
+    python -m blackangel_env.training.game_stats --players heuristic --hal standard --games 2000 --seed 0 \\
         --out results/games_heuristic.csv.gz [--workers 2]
-    python -m training.game_stats --players heuristic,greedy,random --games 300 --seed 0 --out tables.csv
+    python -m blackangel_env.training.game_stats --players heuristic,greedy,random --games 300 --seed 0 --out tables.csv
 
-Players are agent codes (``agents.make_agent``: ``random``, ``greedy``, ``heuristic``, ``mcts:<N>``,
+Players are agent codes (``blackangel_env.agents.make_agent``: ``random``, ``greedy``, ``heuristic``, ``mcts:<N>``,
 ``policy:<run dir or .zip>``).  One code plays solo games against Hal (``--hal``); several codes play tables of
 that many players with the seats rotated as in ``blackangel eval`` (game g seats code i at seat (i + g) mod n).
 Game g uses the game seed and agent seeds that ``blackangel eval`` derives from (seed, g), so the same games are
@@ -71,7 +71,7 @@ from blackangel_env.state import (
     MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, TL_EJECTED, VP_SOURCES, State,
 )
 
-from agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
+from blackangel_env.agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
 
 __all__ = ["FEATURES", "FIELDS", "LIST_FIELDS", "GameRecorder", "agent_label", "by_agent", "columns", "correlations",
            "features", "game_seeds", "load_rows", "main", "play_game", "play_games", "save_rows", "summary",
@@ -107,7 +107,7 @@ def _kind_of_action(s: State) -> tuple[int, ...]:
 
 
 class GameRecorder:
-    """Counts every seat's decisions: a recorder of ``agents.arena.play_match`` (``before`` / ``after`` each
+    """Counts every seat's decisions: a recorder of ``blackangel_env.agents.arena.play_match`` (``before`` / ``after`` each
     action: what the action does is read from the state before it and, for the cards drawn, after it), or call
     ``apply(state, action)`` instead of ``engine.apply``.  ``rows()`` once the game is over gives the per-seat
     rows (without the game and agent columns)."""
@@ -128,7 +128,7 @@ class GameRecorder:
         self.after(s, a)
 
     def before(self, s: State, a: int) -> None:
-        """Count what ``a`` does, read from the state it is taken in (``agents.arena.Recorder``)."""
+        """Count what ``a`` does, read from the state it is taken in (``blackangel_env.agents.arena.Recorder``)."""
         p = s.actor
         if not 0 <= p < self.n:
             raise ValueError(f"no seat of the game is to act (actor {p})")
@@ -206,7 +206,7 @@ class GameRecorder:
                 self.c[seat][f"drawn_{COLOURS[card // 20]}"] += 1
 
     def finish(self, s: State) -> dict[str, Any]:
-        """What ``agents.arena.play_match`` returns as the game's record: the per-seat ``rows`` and the game
+        """What ``blackangel_env.agents.arena.play_match`` returns as the game's record: the per-seat ``rows`` and the game
         column that only the final state holds (``spes_reached``)."""
         return {"rows": self.rows(s), "spes_reached": int(bool(s.m[M_SPES_REACHED]))}
 
@@ -248,7 +248,7 @@ class GameRecorder:
 
 # -- playing -------------------------------------------------------------------------------------------------
 
-game_seeds = match_seeds      # the game seed and agent seeds of game g (``agents.arena.match_seeds``)
+game_seeds = match_seeds      # the game seed and agent seeds of game g (``blackangel_env.agents.arena.match_seeds``)
 
 
 def _game_rows(match: dict[str, Any], game: int, hal: str, advanced: bool) -> list[dict[str, Any]]:
@@ -267,7 +267,7 @@ def _game_rows(match: dict[str, Any], game: int, hal: str, advanced: bool) -> li
 
 def play_game(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard",
               advanced: bool = False) -> list[dict[str, Any]]:
-    """Play game ``game`` of a series seeded ``seed`` (``agents.arena.play_match``: one code = solo against Hal
+    """Play game ``game`` of a series seeded ``seed`` (``blackangel_env.agents.arena.play_match``: one code = solo against Hal
     (``hal``), several = a table with the seats rotated).  Returns one row per seat (``FIELDS``)."""
     return _game_rows(play_match(list(codes), game, seed, hal, advanced, recorder=GameRecorder), game, hal, advanced)
 
@@ -275,7 +275,7 @@ def play_game(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "st
 def play_games(codes: Sequence[str], games: int, seed: int = 0, hal: str = "standard", advanced: bool = False,
                workers: int = 1, start: int = 0, progress: bool = False) -> list[dict[str, Any]]:
     """Games ``start .. start + games - 1`` (``play_game``), in ``workers`` processes
-    (``agents.arena.play_matches``); rows in game order."""
+    (``blackangel_env.agents.arena.play_matches``); rows in game order."""
     matches = play_matches(codes, games, seed=seed, hal=hal, advanced=advanced, workers=workers, start=start,
                            progress=progress, recorder=GameRecorder)
     return [row for g, m in enumerate(matches, start) for row in _game_rows(m, g, hal, advanced)]
@@ -456,7 +456,7 @@ def correlations(feats: dict[str, np.ndarray], target: np.ndarray, min_games: in
 # -- command line --------------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.game_stats", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.game_stats", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", required=True, help="agent code(s), comma-separated (one: solo against Hal)")
     ap.add_argument("--hal", default="standard", choices=HAL_DIFFICULTIES, help="Hal's difficulty (solo)")
@@ -473,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         codes = check_codes(args.players.split(","), args.hal)
     except ValueError as e:
-        print(f"python -m training.game_stats: {e}", file=sys.stderr)
+        print(f"python -m blackangel_env.training.game_stats: {e}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     rows = play_games(codes, args.games, seed=args.seed, hal=args.hal, advanced=args.advanced,

@@ -1,8 +1,8 @@
 """Trained checkpoints as agents: ``PolicyAgent(path)`` plays with a MaskablePPO model.
 
-    from training.policy_agent import PolicyAgent
+    from blackangel_env.training.policy_agent import PolicyAgent
     agent = PolicyAgent("runs/ppo_solo")                # a run directory (its best model) or a model .zip
-    action = agent.act(observation, action_mask)        # the agent interface of agents/
+    action = agent.act(observation, action_mask)        # the agent interface of blackangel_env/agents/
 
 The model sees the seat's own observation and chooses among the legal actions of the mask (greedy by default).
 It was trained on the solo view, but the observation layout is the same for every player count, so it can sit

@@ -1,6 +1,6 @@
 """Evaluate a trained MaskablePPO checkpoint against Hal in the solo game.
 
-    python -m training.evaluate RUN_DIR_or_model.zip --games 200 --hal standard --seed 0 [--json FILE]
+    python -m blackangel_env.training.evaluate RUN_DIR_or_model.zip --games 200 --hal standard --seed 0 [--json FILE]
 
 Plays ``--games`` solo games (game i seeded ``seed + i``, so two models meet the same deals) with legal-action
 masks and the deterministic (greedy) policy unless ``--stochastic``, and prints the win rate with its Wilson
@@ -23,17 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import play_batched, wilson_interval
+from blackangel_env.agents.arena import play_batched, wilson_interval
 
 __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
 
 
 def load_model(path: str | Path, which: str = "best", device: str = "cpu"):
-    """Load a MaskablePPO model from a .zip or a run directory (``training.checkpoints.resolve_model``)."""
-    from sb3_contrib import MaskablePPO
-
-    from .checkpoints import resolve_model
-    return MaskablePPO.load(str(resolve_model(path, which)), device=device)
+    """Load a MaskablePPO model from a .zip or a run directory (``blackangel_env.training.checkpoints.resolve_model``)."""
+    from .checkpoints import load_maskable_ppo, resolve_model
+    return load_maskable_ppo(resolve_model(path, which), device=device)
 
 
 def evaluate_model(model, n_games: int, hal_difficulty: str = "standard", advanced: bool = False,
@@ -91,7 +89,7 @@ def format_result(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.evaluate", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model", help="a model .zip or a run directory")
     ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -109,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         ap.error("--games must be >= 1")
     from blackangel_env.extras import require_extra
-    require_extra("train", "python -m training.evaluate")
+    require_extra("train", "python -m blackangel_env.training.evaluate")
 
     from .checkpoints import resolve_model, run_dir_of
     from .config import ConfigError, load_config

@@ -5,11 +5,11 @@ is an ``AgentCode``: how its argument is read (``parse``), how the agent is buil
 agent may be kept and reseeded between games (``reusable``: building it is expensive, as loading a network, and
 ``reset(seed)`` returns it to the state of a freshly built one).
 
-The kinds that need code from a higher layer register themselves from that layer: the ``training`` package
-registers ``policy:<path>`` and ``rllib:<path>`` when it is imported (``training.agent_codes``), and declares
-them as entry points of the group ``blackangel_env.agents`` (``pyproject.toml``), which this registry loads the
-first time such a kind is asked for.  So ``make_agent("policy:runs/x")`` works after ``import agents`` alone,
-without this package importing ``training``.
+The kinds that need code from a higher layer register themselves from that layer: the ``blackangel_env.training``
+package registers ``policy:<path>`` and ``rllib:<path>`` when it is imported (``blackangel_env.training.agent_codes``),
+and declares them as entry points of the group ``blackangel_env.agents`` (``pyproject.toml``), which this registry
+loads the first time such a kind is asked for.  So ``make_agent("policy:runs/x")`` works after
+``import blackangel_env.agents`` alone, without this package importing ``blackangel_env.training``.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from agents import parse_agent_code
+from blackangel_env.agents import parse_agent_code
 
 __all__ = ["ConfigError", "Key", "PPO_SCHEMA", "load_config", "parse_override", "apply_overrides",
            "validate", "flatten", "unflatten", "dump_config", "read_yaml"]
@@ -116,7 +116,7 @@ PPO_SCHEMA: dict[str, Key] = {
     "env.max_steps": Key(int, 2000, "learner steps after which an episode is truncated (null = never)",
                          nullable=True, check=_positive),
     "env.shaping": Key(str, "none", "reward shaping added to the env's reward: none, or value = potential-"
-                       "based shaping by the agents' position value (training/rewards.py)",
+                       "based shaping by the agents' position value (blackangel_env/training/rewards.py)",
                        choices=("none", "value")),
     "env.shaping_scale": Key(float, 0.05, "shaping: reward per VP-equivalent of position value gained",
                              check=_positive),
@@ -128,7 +128,7 @@ PPO_SCHEMA: dict[str, Key] = {
                                 choices=("fork", "forkserver", "spawn")),
     # -- policy -----------------------------------------------------------------------------------------------
     "policy.type": Key(str, "entity", "mlp = SB3's MlpPolicy on the flat vector; entity = the structured "
-                       "extractor of training/policies.py", choices=("mlp", "entity")),
+                       "extractor of blackangel_env/training/policies.py", choices=("mlp", "entity")),
     "policy.net_arch_pi": Key("int_list", [256, 256], "hidden layers of the policy head", check=_layers),
     "policy.net_arch_vf": Key("int_list", [256, 256], "hidden layers of the value head", check=_layers),
     "policy.activation": Key(str, "tanh", "activation of the heads", choices=("tanh", "relu")),
@@ -165,8 +165,8 @@ PPO_SCHEMA: dict[str, Key] = {
     "eval.seed": Key(int, 1_000_000, "game i of every evaluation is seeded eval.seed + i", check=_non_negative),
     "eval.deterministic": Key(bool, True, "greedy actions during evaluation"),
     "eval.at_end": Key(bool, True, "also evaluate after the last step"),
-    # -- behaviour-cloning warm start (training/imitation.py) ----------------------------------------------
-    "pretrain.agent": Key(str, None, "expert agent code (agents.make_agent: greedy, heuristic, mcts:<n>, ...) "
+    # -- behaviour-cloning warm start (blackangel_env/training/imitation.py) ----------------------------------------------
+    "pretrain.agent": Key(str, None, "expert agent code (blackangel_env.agents.make_agent: greedy, heuristic, mcts:<n>, ...) "
                           "whose games the policy imitates before PPO on a fresh run (null = no pretraining)",
                           nullable=True, check=_agent_code),
     "pretrain.games": Key(int, 200, "expert games against Hal to collect", check=_positive),
@@ -174,7 +174,7 @@ PPO_SCHEMA: dict[str, Key] = {
                          check=_non_negative),
     "pretrain.workers": Key(int, 1, "worker processes collecting the games (the data do not depend on it)",
                             check=_positive),
-    "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m training.imitation --out) to use "
+    "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m blackangel_env.training.imitation --out) to use "
                             "instead of collecting (null = collect into RUN_DIR/pretrain/dataset.npz)",
                             nullable=True),
     "pretrain.epochs": Key(int, 10, "passes over the dataset", check=_positive),

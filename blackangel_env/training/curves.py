@@ -1,9 +1,9 @@
 """Learning curves of a training run: the rollout statistics and the evaluations against Hal, as one figure.
 
-    python -m training.curves results/ppo_solo --out results/ppo_solo/learning_curve.png
+    python -m blackangel_env.training.curves results/ppo_solo --out results/ppo_solo/learning_curve.png
 
 Reads ``logs/from_<step>/progress.csv`` (every segment of a resumed run, in step order) and ``evaluations.csv``
-(``training/train_ppo.py``) and draws two panels over the learner's steps: the mean margin over Hal of the
+(``blackangel_env/training/train_ppo.py``) and draws two panels over the learner's steps: the mean margin over Hal of the
 training games (``rollout/margin``) with the evaluations' mean margin, and the evaluations' win rate with its 95%
 Wilson interval.
 """
@@ -81,11 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--title", default=None)
     args = ap.parse_args(argv)
     from blackangel_env.extras import require_extra
-    require_extra("plot", "python -m training.curves")
+    require_extra("plot", "python -m blackangel_env.training.curves")
     try:
         path = plot_learning_curve(args.run_dir, args.out, args.title)
     except FileNotFoundError as e:
-        print(f"training.curves: {e}", file=sys.stderr)
+        print(f"blackangel_env.training.curves: {e}", file=sys.stderr)
         return 2
     print(path)
     return 0

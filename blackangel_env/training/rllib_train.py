@@ -1,18 +1,18 @@
 """PPO with RLlib (Ray) on the PettingZoo environment: every seat a learning agent, with action masking, on one
 machine or a Ray cluster.  Needs the ``rllib`` extra (``pip install -c ci/constraints-cpu.txt -e ".[rllib]"``).
 
-    python -m training.rllib_train --config configs/train/rllib_3p.yaml [--set key=value ...]
-    python -m training.rllib_train --resume RUN_DIR [--set run.iterations=400 ...]
-    python -m training.rllib_train --config configs/train/rllib_3p.yaml --set ray.address=auto \\
+    python -m blackangel_env.training.rllib_train --config configs/train/rllib_3p.yaml [--set key=value ...]
+    python -m blackangel_env.training.rllib_train --resume RUN_DIR [--set run.iterations=400 ...]
+    python -m blackangel_env.training.rllib_train --config configs/train/rllib_3p.yaml --set ray.address=auto \\
         --set env_runners.num_env_runners=64            # on a Ray cluster (``ray start`` on every node first)
 
 Every key is in ``RLLIB_SCHEMA`` and listed in ``configs/train/rllib_3p.yaml``; ``--set a.b=value`` overrides
-one (``training/config.py``: typed, checked, unknown keys refused).
+one (``blackangel_env/training/config.py``: typed, checked, unknown keys refused).
 
 * Environment: ``blackangel_env.env(num_players=..., reward=...)`` (the AEC environment with PettingZoo's
   wrappers) behind RLlib's ``PettingZooEnv``; ``multi_agent.policies: shared`` maps every seat to one policy
   (parameter-sharing self-play), ``per_seat`` gives each seat its own.
-* Model: ``training.rllib_module.MaskedPPOTorchRLModule``, RLlib's default PPO module (``model.*``) on the
+* Model: ``blackangel_env.training.rllib_module.MaskedPPOTorchRLModule``, RLlib's default PPO module (``model.*``) on the
   observation vector, with the observation's ``action_mask`` applied to the logits.
 * RLlib's new API stack (``EnvRunner`` / ``Learner``); ``env_runners.*`` and ``learners.*`` size the sampling
   and learning actors: ``num_env_runners: 0`` samples in the driver (a laptop, the tests).
@@ -22,7 +22,7 @@ one (``training/config.py``: typed, checked, unknown keys refused).
   restores the latest one.  ``progress.csv``: one row per iteration (env steps, episode return and length,
   losses, entropy, KL, throughput).
 * Every ``eval.freq`` iterations (and at the end): the policy (greedy) at ``env.num_players``-player tables
-  against each code of ``eval.opponents`` (``training.selfplay.evaluate_tables``: the learner's seat rotated, the
+  against each code of ``eval.opponents`` (``blackangel_env.training.selfplay.evaluate_tables``: the learner's seat rotated, the
   same seeded deals every time) into ``evaluations.csv``; the best (mean win rate, then margin) module goes to
   ``best_module/``.  With ``per_seat`` policies the evaluated module is the first one (``player_0``'s), played
   in whichever seat the rotation gives it (``module`` in ``best.json`` and each ``last_eval`` names it); the
@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .checkpoints import old_module_names
 from .config import ConfigError, Key, agent_code_list, check_agent_code_list_required, dump_config, unflatten
 from .selfplay import append_csv, eval_row, evaluate_tables
 
@@ -180,7 +181,8 @@ class RLlibAgent:
         if module is None:
             from ray.rllib.core.rl_module.rl_module import RLModule
             self.path = _module_dir(path, module_id)
-            module = RLModule.from_checkpoint(self.path)
+            with old_module_names("training.rllib_module"):     # a module saved before the package was renamed
+                module = RLModule.from_checkpoint(self.path)
         else:
             self.path = path
         self.module = module
@@ -374,7 +376,8 @@ class RLlibTrainer:
         try:
             algo = build_config(cfg).build_algo()
             if self.resume_from is not None:
-                algo.restore_from_path(str(self.resume_from))
+                with old_module_names("training.rllib_module"):  # a run saved before the package was renamed
+                    algo.restore_from_path(str(self.resume_from))
             total = cfg["run.iterations"]
             progress(f"{self.run_dir}: {'resuming at' if self.resume_from else 'starting at'} iteration {start_iter},"
                      f" training to {total} (RLlib PPO, {cfg['env.num_players']} players, policies "
@@ -411,7 +414,7 @@ class RLlibTrainer:
                 if it > start_iter:
                     path = self.save_checkpoint(algo, it, env_steps, time.perf_counter() - t0)
                     progress(f"interrupted at iteration {it}: saved {path}; continue with python -m "
-                             f"training.rllib_train --resume {self.run_dir}")
+                             f"blackangel_env.training.rllib_train --resume {self.run_dir}")
                 raise
             finally:
                 if bar is not None:
@@ -466,7 +469,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
 
 def main(argv: list[str] | None = None) -> int:
     from .train_ppo import run_training, training_parser
-    ap = training_parser("training.rllib_train", __doc__, "configs/train/rllib_3p.yaml",
+    ap = training_parser("blackangel_env.training.rllib_train", __doc__, "configs/train/rllib_3p.yaml",
                          "env_runners.num_env_runners=8")
     return run_training(train, ap.parse_args(argv))
 

@@ -1,11 +1,11 @@
-"""The opponents of self-play training and the environment the learner plays in (``training/selfplay.py``).
+"""The opponents of self-play training and the environment the learner plays in (``blackangel_env/training/selfplay.py``).
 
 * ``SnapshotAgent(path)``: a frozen MaskablePPO checkpoint behind the agent interface ``act(observation,
   action_mask, state=None)``.  The network is loaded on first use, once per process (``load_policy`` keeps a small
   cache), on the CPU; a stochastic snapshot samples from its masked action distribution with its own numpy
   generator (reseeded by ``reset(seed)``), so it never touches torch's global generator, which the learner uses.
 * ``OpponentPool``: what an opponent seat plays in an episode: the latest snapshot of the learner, a snapshot
-  drawn uniformly from the pool (the ``pool_size`` most recent), or a baseline agent code (``agents.make_agent``:
+  drawn uniformly from the pool (the ``pool_size`` most recent), or a baseline agent code (``blackangel_env.agents.make_agent``:
   ``random``, ``greedy``, ``heuristic``, ``mcts:<n>``, ``policy:<path>``), with the weights of the config.
   Before the first snapshot exists the baselines play every seat.
 * ``SelfPlayEnv``: ``BlackAngel-v0`` for one learner seat at a table of ``num_players``, its seat chosen per
@@ -27,7 +27,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.arena import in_worker, limit_threads
+from blackangel_env.agents.arena import in_worker, limit_threads
 
 __all__ = ["SEAT_MODES", "SNAPSHOT", "OpponentPool", "SelfPlayEnv", "SnapshotAgent", "learner_result",
            "load_policy"]
@@ -46,10 +46,10 @@ def load_policy(path: str | Path):
     if policy is not None:
         _POLICIES.move_to_end(key)
         return policy
-    from sb3_contrib import MaskablePPO
+    from .checkpoints import load_maskable_ppo
     if in_worker():
         limit_threads()
-    policy = MaskablePPO.load(key, device="cpu").policy
+    policy = load_maskable_ppo(key, device="cpu").policy
     policy.set_training_mode(False)
     _POLICIES[key] = policy
     while len(_POLICIES) > _POLICY_CACHE_SIZE:
@@ -208,7 +208,7 @@ class SelfPlayEnv(gym.Env):
                 from .checkpoints import resolve_model  # loaded once per process
                 agent = SnapshotAgent(resolve_model(code.split(":", 1)[1].strip()), deterministic=True)
             else:
-                from agents import make_agent
+                from blackangel_env.agents import make_agent
                 agent = make_agent(code)
             self._agents[(seat, code)] = agent
         return agent

@@ -1,13 +1,13 @@
 """Behaviour cloning: a warm start for MaskablePPO from an expert agent's games against Hal.
 
-    python -m training.imitation --agent heuristic --games 200 --out data.npz [--workers 2] [--seed 2000000]
-    python -m training.imitation --data data.npz --clone model.zip [--config configs/train/ppo_solo.yaml]
+    python -m blackangel_env.training.imitation --agent heuristic --games 200 --out data.npz [--workers 2] [--seed 2000000]
+    python -m blackangel_env.training.imitation --data data.npz --clone model.zip [--config configs/train/ppo_solo.yaml]
 
 PPO from scratch barely moves away from random play in this game (sparse reward, ~45-130 decisions a game, 882
-actions).  The search agents of ``agents/`` play far better, so a run can start from a policy that imitates one:
+actions).  The search agents of ``blackangel_env/agents/`` play far better, so a run can start from a policy that imitates one:
 
-1. ``collect``: ``games`` solo games of the expert (an agent code of ``agents.make_agent``) against Hal, through
-   the same environment the learner trains in (``training.envs.make_env``: ``env.*`` options and reward shaping), game
+1. ``collect``: ``games`` solo games of the expert (an agent code of ``blackangel_env.agents.make_agent``) against Hal, through
+   the same environment the learner trains in (``blackangel_env.training.envs.make_env``: ``env.*`` options and reward shaping), game
    i seeded ``seed + i`` (the deal and the expert's tie-breaking generator), optionally in worker processes (the
    result does not depend on their number).  Every learner decision gives a sample: observation, legal-action
    mask, the expert's action, the step's (shaped) reward and the game it belongs to.
@@ -68,7 +68,7 @@ _DRIVERS: dict[str, Any] = {}     # a worker's loaded DAgger drivers, by path
 
 def _driver(path: str):
     if path not in _DRIVERS:
-        from agents.arena import in_worker, limit_threads
+        from blackangel_env.agents.arena import in_worker, limit_threads
 
         from .policy_agent import PolicyAgent
         _DRIVERS.clear()
@@ -82,7 +82,7 @@ def _play(job: tuple) -> dict[str, Any]:
     """One game against Hal, labelled by the expert: its samples and result (runs in a worker process, or
     in-process).  ``job`` = (expert code, game seed, env options, shaping[, driver model path, beta]): with a
     driver, the expert's action is played with probability ``beta`` and the driver's otherwise (DAgger)."""
-    from agents import make_agent
+    from blackangel_env.agents import make_agent
 
     from .envs import make_env
 
@@ -125,7 +125,7 @@ def collect(agent: str, games: int, seed: int = 0, env_kw: dict[str, Any] | None
     """``games`` seeded games of ``agent`` -> (arrays, meta); see the module docstring.  With ``driver`` (a
     model ``.zip``) the games are DAgger's: the expert labels every decision, the driver plays it unless a coin
     of probability ``beta`` gives it to the expert; ``meta["expert"]`` then holds the played games' results."""
-    from agents import parse_agent_code
+    from blackangel_env.agents import parse_agent_code
 
     parse_agent_code(agent)                                 # a bad code fails here, not in a worker
     if games < 1:
@@ -145,7 +145,7 @@ def collect(agent: str, games: int, seed: int = 0, env_kw: dict[str, Any] | None
             progress(f"collect: {i + 1}/{games} games of {agent} ({time.perf_counter() - t0:.0f} s)")
 
     if workers > 1:
-        from agents.arena import worker_pool
+        from blackangel_env.agents.arena import worker_pool
         with worker_pool(min(workers, games), context="fork") as pool:     # one torch / BLAS thread each
             for i, r in enumerate(pool.imap(_play, jobs)):   # ordered: independent of the number of workers
                 results.append(r)
@@ -467,7 +467,7 @@ def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[
 # -- command line ---------------------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.imitation", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.imitation", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", help="training config whose env.*, policy.*, ppo.gamma and pretrain.* keys are used "
                     "(default: the defaults of configs/train/ppo_solo.yaml)")
@@ -479,10 +479,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write the collected dataset here (.npz)")
     ap.add_argument("--data", help="use this dataset instead of collecting")
     ap.add_argument("--clone", metavar="MODEL_ZIP", help="clone the dataset into a fresh MaskablePPO model (policy.* "
-                    "keys) and save it here (evaluate it with python -m training.evaluate MODEL_ZIP)")
+                    "keys) and save it here (evaluate it with python -m blackangel_env.training.evaluate MODEL_ZIP)")
     args = ap.parse_args(argv)
     from blackangel_env.extras import require_extra
-    require_extra("train", "python -m training.imitation")
+    require_extra("train", "python -m blackangel_env.training.imitation")
 
     from .config import ConfigError, load_config
     from .envs import env_kwargs, make_env, shaping_kwargs

@@ -1,9 +1,9 @@
 """Train MaskablePPO (sb3-contrib) on the solo game against Hal.
 
-    python -m training.train_ppo --config configs/train/ppo_solo.yaml [--set key=value ...]
-    python -m training.train_ppo --resume RUN_DIR [--set run.total_timesteps=2000000 ...]
+    python -m blackangel_env.training.train_ppo --config configs/train/ppo_solo.yaml [--set key=value ...]
+    python -m blackangel_env.training.train_ppo --resume RUN_DIR [--set run.total_timesteps=2000000 ...]
 
-Every hyperparameter is a key of the YAML config (``training/config.py`` declares them; ``configs/train/
+Every hyperparameter is a key of the YAML config (``blackangel_env/training/config.py`` declares them; ``configs/train/
 ppo_solo.yaml`` lists them all); ``--set a.b=value`` overrides one (the value is parsed as YAML).  A bad key or
 value stops the script before anything is written, with a message naming the key.
 
@@ -14,22 +14,22 @@ What a run does:
   first segment, a value derived from it and the step count for each resumed one, so a resumed run plays new
   deals); the learner's legal-action masks come from ``action_masks()``.
 * MaskablePPO with ``policy.type: mlp`` (SB3's MlpPolicy, ``policy.net_arch_pi/vf``) or ``entity``
-  (``training.policies.EntityExtractor`` and the same heads).
+  (``blackangel_env.training.policies.EntityExtractor`` and the same heads).
 * Every ``eval.freq`` steps (after a PPO update): ``eval.n_games`` seeded games against Hal with masks
-  (``training.evaluate.evaluate_model``); win rate, its Wilson CI, VP and margin go to the logs and to
+  (``blackangel_env.training.evaluate.evaluate_model``); win rate, its Wilson CI, VP and margin go to the logs and to
   ``evaluations.csv``, and the best model so far (win rate, then margin) to ``best_model.zip``.
 * Every ``checkpoint.freq`` steps and at the end: ``checkpoints/step_<n>.zip`` (weights, optimizer state and
   step count), a ``.json`` (steps, seeds, config, last evaluation) and a ``.rng`` (generator states).  Ctrl-C /
   SIGTERM saves a checkpoint before stopping.  ``--resume RUN_DIR`` reloads the run's config.yaml (plus any
   ``--set``) and continues from the latest checkpoint with the same step count, up to ``run.total_timesteps``.
 * ``pretrain.agent`` set (a fresh run only): before PPO, the policy clones that agent's games
-  (``training/imitation.py``), the clone is evaluated and saved as the step-0 checkpoint, ``pretrain/*`` logged;
+  (``blackangel_env/training/imitation.py``), the clone is evaluated and saved as the step-0 checkpoint, ``pretrain/*`` logged;
   ``--resume`` of a run stopped before that checkpoint pretrains again from the dataset cached in the run.
 * Logs per segment in ``logs/from_<step>/``: SB3's ``progress.csv``, plus TensorBoard event files when the
   ``tensorboard`` package is importable (``logging.tensorboard``).  ``rollout/win_rate`` and
   ``rollout/margin`` are the training games' results over the last 100 games.
 
-Run directory layout: ``training/checkpoints.py``.
+Run directory layout: ``blackangel_env/training/checkpoints.py``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, read_meta
+from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, load_maskable_ppo, read_meta
 from .config import PPO_SCHEMA, ConfigError, dump_config, load_config, unflatten
 from .envs import EnvFactory, env_kwargs, make_env, make_vec_env, shaping_kwargs
 from .ppo_settings import policy_spec, ppo_kwargs
@@ -96,10 +96,10 @@ def _segment_seed(seed: int, step: int) -> int:
 class Trainer:
     """One training segment (a fresh run or a resumed one) in ``run_dir``.
 
-    Hooks for subclasses (``training.selfplay.SelfPlayTrainer``): ``make_vec_env``, ``game_result``,
+    Hooks for subclasses (``blackangel_env.training.selfplay.SelfPlayTrainer``): ``make_vec_env``, ``game_result``,
     ``on_rollout_start``, ``evaluate`` and ``script`` (the module named in the resume hint)."""
 
-    script = "training.train_ppo"
+    script = "blackangel_env.training.train_ppo"
 
     def __init__(self, cfg: dict[str, Any], run_dir: Path, resume_from: Path | None):
         self.cfg = cfg
@@ -129,7 +129,7 @@ class Trainer:
         """Called before every rollout (after the evaluation and checkpoint due at that step)."""
 
     def pretrain(self, model) -> None:
-        """Behaviour cloning before PPO on a fresh run when ``pretrain.agent`` is set (``training/imitation.py``):
+        """Behaviour cloning before PPO on a fresh run when ``pretrain.agent`` is set (``blackangel_env/training/imitation.py``):
         the cloned policy is evaluated (``pretrain.evaluate``), logged at step 0 and checkpointed, so a resumed
         run never clones again."""
         from .imitation import pretrain
@@ -232,9 +232,9 @@ class Trainer:
             else:
                 # the environment's observation space replaces the checkpoint's: a checkpoint saved before the
                 # observation bounds were tightened holds the same shape with other bounds, which SB3 refuses
-                model = MaskablePPO.load(str(self.resume_from), env=venv, device=cfg["run.device"],
-                                         custom_objects={"observation_space": venv.observation_space},
-                                         **ppo_kwargs(cfg))
+                model = load_maskable_ppo(self.resume_from, env=venv, device=cfg["run.device"],
+                                          custom_objects={"observation_space": venv.observation_space},
+                                          **ppo_kwargs(cfg))
                 rng_file = self.resume_from.with_suffix(".rng")
                 if rng_file.is_file():
                     with open(rng_file, "rb") as f:
@@ -324,7 +324,7 @@ class Trainer:
 def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy.",)
              ) -> tuple[dict[str, Any], Path, Path | None]:
     """(config, run dir, checkpoint to resume from or None); ``latest(run_dir)`` finds the checkpoint, keys
-    starting with a prefix of ``fixed`` cannot change on resume (training/selfplay.py, rllib_train.py)."""
+    starting with a prefix of ``fixed`` cannot change on resume (blackangel_env/training/selfplay.py, rllib_train.py)."""
     if args.resume:
         run_dir = Path(args.resume)
         if not (run_dir / "config.yaml").is_file():
@@ -374,7 +374,7 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
 
 def training_parser(module: str, doc: str, example_config: str, example_set: str) -> argparse.ArgumentParser:
     """The command line of a training script: ``--config FILE``, ``--set KEY=VALUE`` (repeatable), ``--resume
-    RUN_DIR`` (also used by training/selfplay.py and training/rllib_train.py)."""
+    RUN_DIR`` (also used by blackangel_env/training/selfplay.py and blackangel_env/training/rllib_train.py)."""
     ap = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", help=f"YAML training config (e.g. {example_config})")
@@ -398,10 +398,10 @@ def run_training(train_fn, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = training_parser("training.train_ppo", __doc__, "configs/train/ppo_solo.yaml", "ppo.n_steps=128")
+    ap = training_parser("blackangel_env.training.train_ppo", __doc__, "configs/train/ppo_solo.yaml", "ppo.n_steps=128")
     args = ap.parse_args(argv)
     from blackangel_env.extras import require_extra
-    require_extra("train", "python -m training.train_ppo")
+    require_extra("train", "python -m blackangel_env.training.train_ppo")
     return run_training(train, args)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.arena import in_worker, limit_threads
+from blackangel_env.agents.arena import in_worker, limit_threads
 
 __all__ = ["EnvFactory", "env_kwargs", "make_env", "make_vec_env", "shaping_kwargs"]
 
@@ -20,7 +20,7 @@ def env_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def shaping_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
-    """The reward shaping of the training environments (``env.shaping*``; ``training/rewards.py``).  Undiscounted
+    """The reward shaping of the training environments (``env.shaping*``; ``blackangel_env/training/rewards.py``).  Undiscounted
     (gamma 1): with the learner's gamma < 1 a potential that is mostly negative (Hal's VP are subtracted) pays
     ``(1 - gamma) * |phi|`` for every extra decision, and a first run learned to drag games out for it."""
     return {"shaping": cfg["env.shaping"], "scale": cfg["env.shaping_scale"], "gamma": 1.0}
@@ -42,7 +42,7 @@ def make_env(kwargs: dict[str, Any], shaping: dict[str, Any] | None = None):
 
 class EnvFactory:
     """``make_env(kwargs, shaping)`` as a picklable callable for vectorised environments; in a worker process
-    (SubprocVecEnv) torch and BLAS get one thread (``agents.arena.limit_threads``)."""
+    (SubprocVecEnv) torch and BLAS get one thread (``blackangel_env.agents.arena.limit_threads``)."""
 
     def __init__(self, kwargs, shaping=None):
         self.kwargs = kwargs
