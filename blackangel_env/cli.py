@@ -38,7 +38,7 @@ missing optional extra) is reported as one line ``blackangel <command>: ...`` on
 any game is played; Ctrl-C exits with code 130.
 
 This module is the application layer: it is the only place in the package, with ``bench``, above the environments,
-and the only one that imports ``agents`` and ``training`` (docs/architecture.md).
+and the only one that imports ``blackangel_env.agents`` and ``blackangel_env.training`` (docs/architecture.md).
 """
 
 
@@ -148,8 +148,8 @@ _AGENT_EXTRAS = {"policy": "train", "rllib": "rllib"}   # agent kind -> the extr
 
 
 def _make_agent(code: str, seed: int | None):
-    """``blackangel_env.agents.make_agent``; a bad code, a missing extra or a checkpoint that does not load raise a ValueError
-    naming the code and the cause."""
+    """``blackangel_env.agents.make_agent``; a bad code, a missing extra or a checkpoint that does not load raise a
+    ValueError naming the code and the cause."""
     kind, opts = parse_agent_code(code)
     if kind in _AGENT_EXTRAS:
         missing = missing_extra(_AGENT_EXTRAS[kind])

@@ -1,5 +1,6 @@
 """Agent codes (blackangel_env.agents.codes): the registry, the codes that blackangel_env.training registers from its
-side of the layers, and the entry points that let ``blackangel_env.agents.make_agent("policy:...")`` find them without importing training."""
+side of the layers, and the entry points that let ``blackangel_env.agents.make_agent("policy:...")`` find them without
+importing training."""
 
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ def _declared_entry_points() -> list[importlib.metadata.EntryPoint]:
 
 @pytest.fixture
 def bare_registry(monkeypatch):
-    """The registry as ``import blackangel_env.agents`` alone leaves it (only this package's kinds), with pyproject.toml's
-    entry points as the installed ones."""
+    """The registry as ``import blackangel_env.agents`` alone leaves it (only this package's kinds), with
+    pyproject.toml's entry points as the installed ones."""
     builtin = {k: v for k, v in codes._REGISTRY.items() if k in ("random", "greedy", "heuristic", "mcts")}
     monkeypatch.setattr(codes, "_REGISTRY", builtin)
     monkeypatch.setattr(codes, "_entry_points", _declared_entry_points)
@@ -96,16 +97,17 @@ def test_importing_agents_does_not_import_training():
 
 
 def test_make_agent_policy_after_import_agents_alone(tmp_path):
-    """A user's ``import blackangel_env.agents; make_agent("policy:...")`` in a fresh interpreter whose installed metadata holds
-    pyproject.toml's entry points (written here as the dist-info an install makes, so the test does not depend
-    on when the development environment was installed)."""
+    """A user's ``import blackangel_env.agents; make_agent("policy:...")`` in a fresh interpreter whose installed
+    metadata holds pyproject.toml's entry points (written here as the dist-info an install makes, so the test does not
+    depend on when the development environment was installed)."""
     pytest.importorskip("sb3_contrib")
     info = tmp_path / "blackangel_env_codes_probe-0.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: blackangel-env-codes-probe\nVersion: 0.0\n")
     (info / "entry_points.txt").write_text(f"[{codes.ENTRY_POINT_GROUP}]\n" + "".join(
         f"{ep.name} = {ep.value}\n" for ep in _declared_entry_points()))
-    code = (f"import sys, blackangel_env.agents\na = blackangel_env.agents.make_agent({'policy:' + str(POLICY_RUN)!r}, seed=0)\n"
+    code = ("import sys, blackangel_env.agents\n"
+            f"a = blackangel_env.agents.make_agent({'policy:' + str(POLICY_RUN)!r}, seed=0)\n"
             "assert type(a).__name__ == 'PolicyAgent', a\n"
             "assert 'blackangel_env.training.agent_codes' in sys.modules\n"
             "assert 'blackangel_env.training.policy_agent' in sys.modules\n")

@@ -1,5 +1,5 @@
-"""blackangel_env.agents.arena: the one module that plays seeded matches and reports them (seeds, seats, recorder hooks, the
-Wilson interval, worker processes that share the cores)."""
+"""blackangel_env.agents.arena: the one module that plays seeded matches and reports them (seeds, seats, recorder hooks,
+the Wilson interval, worker processes that share the cores)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from blackangel_env.agents import arena
-from blackangel_env.agents.arena import match_seeds, play_match, play_matches, seating, summarize, wilson_interval, worker_pool
+from blackangel_env.agents.arena import (match_seeds, play_match, play_matches, seating, summarize, wilson_interval,
+                                         worker_pool)
 from blackangel_env import engine
 
 

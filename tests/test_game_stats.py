@@ -1,4 +1,5 @@
-"""blackangel_env.training.game_stats: logged games agree with the engine, are deterministic, and count decisions right."""
+"""blackangel_env.training.game_stats: logged games agree with the engine, are deterministic, and count decisions
+right."""
 
 from __future__ import annotations
 

@@ -138,7 +138,8 @@ agent = PolicyAgent(MODEL)
 def test_an_old_model_loads_without_the_old_names():
     pytest.importorskip("sb3_contrib")
     code = (f"HIDDEN = ('agents', 'training')\nMODEL = {str(POLICY_ZIP)!r}\n" + _NO_OLD_NAMES + _LOAD +
-            "try:\n    import training\nexcept ModuleNotFoundError:\n    pass\nelse:\n    raise AssertionError('hidden')\n"
+            "try:\n    import training\nexcept ModuleNotFoundError:\n    pass\n"
+            "else:\n    raise AssertionError('hidden')\n"
             "assert not [m for m in sys.modules if m.split('.')[0] in HIDDEN], 'an old name left in sys.modules'\n")
     r = _run(code, cwd=Path(sys.prefix))                # cwd: not the checkout
     assert r.returncode == 0, r.stderr

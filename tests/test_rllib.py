@@ -1,6 +1,7 @@
-"""The RLlib path (blackangel_env/training/rllib_train.py, blackangel_env/training/rllib_module.py): its config, and one tiny PPO iteration on
-the PettingZoo environment with action masking in a local Ray, resumed and evaluated.  The training tests need
-the ``rllib`` extra (``pip install -c ci/constraints-cpu.txt -e ".[rllib]"``) and are skipped without it."""
+"""The RLlib path (blackangel_env/training/rllib_train.py, blackangel_env/training/rllib_module.py): its config, and one
+tiny PPO iteration on the PettingZoo environment with action masking in a local Ray, resumed and evaluated.  The
+training tests need the ``rllib`` extra (``pip install -c ci/constraints-cpu.txt -e ".[rllib]"``) and are skipped
+without it."""
 
 from __future__ import annotations
 

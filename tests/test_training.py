@@ -23,7 +23,8 @@ from blackangel_env.encoding import observation_layout, observation_size, observ
 from blackangel_env.gym_env import BlackAngelSingleAgentEnv  # noqa: E402
 from blackangel_env.training import evaluate as ev  # noqa: E402
 from blackangel_env.training import train_ppo  # noqa: E402
-from blackangel_env.training.checkpoints import latest_checkpoint, list_checkpoints, read_meta, resolve_model  # noqa: E402
+from blackangel_env.training.checkpoints import (latest_checkpoint, list_checkpoints, read_meta,  # noqa: E402
+                                                resolve_model)
 from blackangel_env.training.config import PPO_SCHEMA, ConfigError, load_config, read_yaml, validate  # noqa: E402
 from blackangel_env.training.policies import EntityExtractor, entity_groups  # noqa: E402
 from blackangel_env.training.policy_agent import PolicyAgent  # noqa: E402

@@ -1,5 +1,6 @@
-"""Behaviour cloning (blackangel_env/training/imitation.py): the expert dataset, cloning a policy, and the ``pretrain.*`` warm
-start of train_ppo.  Games are cut short (``max_steps``) and the expert is ``greedy`` to keep this file fast."""
+"""Behaviour cloning (blackangel_env/training/imitation.py): the expert dataset, cloning a policy, and the
+``pretrain.*`` warm start of train_ppo.  Games are cut short (``max_steps``) and the expert is ``greedy`` to keep this
+file fast."""
 
 from __future__ import annotations
 

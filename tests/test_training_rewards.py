@@ -1,4 +1,5 @@
-"""Reward shaping for training (blackangel_env/training/rewards.py): potential-based shaping by the agents' position value."""
+"""Reward shaping for training (blackangel_env/training/rewards.py): potential-based shaping by the agents' position
+value."""
 
 from __future__ import annotations
 

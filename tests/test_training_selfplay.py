@@ -1,6 +1,6 @@
-"""Self-play training at a table (blackangel_env/training/selfplay.py, blackangel_env/training/selfplay_env.py): the config, a tiny run
-(configs/train/selfplay_tiny.yaml: a few hundred steps) that resumes and is evaluated, snapshots in SubprocVecEnv
-workers, the opponent pool, and snapshots / runs as agents (``policy:<path>``)."""
+"""Self-play training at a table (blackangel_env/training/selfplay.py, blackangel_env/training/selfplay_env.py): the
+config, a tiny run (configs/train/selfplay_tiny.yaml: a few hundred steps) that resumes and is evaluated, snapshots in
+SubprocVecEnv workers, the opponent pool, and snapshots / runs as agents (``policy:<path>``)."""
 
 from __future__ import annotations
 

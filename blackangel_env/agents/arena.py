@@ -1,15 +1,16 @@
 """Matches between agents: the one place that plays seeded games, rotates the seats, records and reports them.
 
-``blackangel eval``, ``benchmarks/ladder.py``, ``blackangel_env.training.game_stats``, ``blackangel_env.training.evaluate`` and
-``blackangel_env.training.selfplay``'s table evaluation all play through this module.
+``blackangel eval``, ``benchmarks/ladder.py``, ``blackangel_env.training.game_stats``,
+``blackangel_env.training.evaluate`` and ``blackangel_env.training.selfplay``'s table evaluation all play through this
+module.
 
 * Seeds: game ``g`` of a series seeded ``seed`` uses the game seed and the agent seeds of
   ``match_seeds(seed, g, n)`` (``numpy.random.SeedSequence([seed, g])``), so a game does not depend on which
   process plays it or on the games before it.
 * Seats: with ``n`` codes, game ``g`` seats code ``i`` at seat ``(i + g) mod n`` (``seating``); one code is a
   solo game against Hal.
-* ``play_match`` plays one game between agent codes (``blackangel_env.agents.codes.make_agent``) on the engine, every agent
-  given its seat's observation, the legal mask and a copy of the state; a ``recorder`` hook sees every action
+* ``play_match`` plays one game between agent codes (``blackangel_env.agents.codes.make_agent``) on the engine, every
+  agent given its seat's observation, the legal mask and a copy of the state; a ``recorder`` hook sees every action
   before and after it is applied and adds what it records to the result.  ``play_matches`` plays a series in
   game order, in worker processes if asked (``worker_pool``).
 * ``play_batched`` plays games of a batched policy (SB3's ``predict(obs, action_masks=..., deterministic=...)``)

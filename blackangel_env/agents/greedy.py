@@ -1,14 +1,14 @@
 """The greedy baseline: one-decision lookahead on a documented value of the acting seat's position.
 
-For every legal action the agent applies it to a copy of a determinization of the state (``blackangel_env.agents.information``:
-the hidden information resampled from the agent's generator, so the lookahead does not see the real dice to
-come, deck orders or Hal's next card) and scores the resulting position with
+For every legal action the agent applies it to a copy of a determinization of the state
+(``blackangel_env.agents.information``: the hidden information resampled from the agent's generator, so the lookahead
+does not see the real dice to come, deck orders or Hal's next card) and scores the resulting position with
 ``evaluate(state, seat)`` (``blackangel_env.agents.value``: VP plus the worth of goods, tiles, cards and position, minus
 Hal's VP in the solo game); it plays the best one, ties broken by its own seeded generator.  It needs the
 engine state (``act(observation, action_mask, state)``) and raises ``ValueError`` when it is not given one.
 
-The value function is shared by the heuristic and search agents (``blackangel_env.agents.heuristic``, ``blackangel_env.agents.mcts``) so
-that every agent in ``blackangel_env/agents/`` optimises the same notion of worth.
+The value function is shared by the heuristic and search agents (``blackangel_env.agents.heuristic``,
+``blackangel_env.agents.mcts``) so that every agent in ``blackangel_env/agents/`` optimises the same notion of worth.
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 The plan is built at the decisions that shape a turn and re-checked at each of them: every candidate action is
 applied to a copy of the state and the rest of the agent's turn is played out by a cheap completion policy
-(``complete_turn``); the candidate whose completed turn leaves the best position (``blackangel_env.agents.greedy.evaluate``,
-plus the bonuses below) is played.  A turn is completed through Hal's turn that follows it.  Every decision
-is planned in one determinization of the state (``blackangel_env.agents.information.determinize``: deck orders, Hal's deck,
-the other hands and the future dice resampled from the agent's generator), never on the real state, whose
-hidden information (Hal's next card, the dice to come) no player has.  Concretely:
+(``complete_turn``); the candidate whose completed turn leaves the best position
+(``blackangel_env.agents.greedy.evaluate``, plus the bonuses below) is played.  A turn is completed through Hal's turn
+that follows it.  Every decision is planned in one determinization of the state
+(``blackangel_env.agents.information.determinize``: deck orders, Hal's deck, the other hands and the future dice
+resampled from the agent's generator), never on the real state, whose hidden information (Hal's next card, the dice to
+come) no player has.  Concretely:
 
 * **Which sequence.**  Sequence B when the agent has no die of its own left (it would have to buy every die),
   otherwise the better of "Sequence A played out" and "Sequence B played out" (B's penalty for the dice left
@@ -29,11 +30,12 @@ hidden information (Hal's next card, the dice to come) no player has.  Concretel
 The value is ``blackangel_env.agents.value.evaluate``: VP plus the end-of-game worth of goods, tiles, cards in Space and
 Advanced tiles, scaled by the rounds the game is expected to last, minus Hal's VP (and the VP his cards in
 Space will bring him), with the heuristic's own weights (``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``,
-``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last (``blackangel_env.agents.value.horizon``):
-the agent prefers longer games, mostly by taking fewer Sequence Bs (each advances the Black Angel toward
-Spes) and by drawing fewer Ravager cards.  To keep a game cheap, the planned comparison looks at one Mission
-card per (colour, slot) in A1 (the one least worth keeping for a later Command, ``card_keep_score``) and one
-die per (owner, colour, value) in A2 (``candidates``): equivalent choices are played out once.
+``ADV_FILL``), plus ``W_HORIZON`` per round the game is still expected to last
+(``blackangel_env.agents.value.horizon``): the agent prefers longer games, mostly by taking fewer Sequence Bs (each
+advances the Black Angel toward Spes) and by drawing fewer Ravager cards.  To keep a game cheap, the planned comparison
+looks at one Mission card per (colour, slot) in A1 (the one least worth keeping for a later Command,
+``card_keep_score``) and one die per (owner, colour, value) in A2 (``candidates``): equivalent choices are played out
+once.
 
 How the weights were chosen, and the variants measured and dropped, are in ``docs/agents.md``.
 
@@ -62,8 +64,8 @@ from .value import horizon as _horizon
 B_MARGIN = 0.5               # Sequence A is kept unless B's completed turn is worth this much more
 BONUS_PLACE_MISSION = 1.0    # on top of the value: a Mission card placed in Space this turn
 BONUS_PER_TILE = 1.5         # on top of the value: per Technology tile gained this turn
-# The heuristic's own weights for the shared value (blackangel_env.agents.value.evaluate; tuning in docs/agents.md).  Greedy
-# and MCTS keep the value's defaults (0.5, 1.0, 2.0).
+# The heuristic's own weights for the shared value (blackangel_env.agents.value.evaluate; tuning in docs/agents.md).
+# Greedy and MCTS keep the value's defaults (0.5, 1.0, 2.0).
 W_GOOD = 1.1                 # a resource, ship or robot in the break room, times frac
 W_TECH_TILE = 2.0            # a Technology / Starting tile in the grid, times frac
 W_VP_TILE = 3.0              # a "gain 1 VP" Technology tile in the grid, times frac

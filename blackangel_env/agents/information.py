@@ -3,8 +3,8 @@
 It is the engine's ``resample_hidden`` (``blackangel_env.engine.visibility``), which reads what each seat sees
 from the engine's visibility table, the same table the observation encoder follows (docs/engine.md).
 
-Every agent in ``blackangel_env/agents/`` that reads the engine state searches or plans on a determinization, never on the real
-state: the real one holds the order of every deck, the other hands and the game's random generator (future
+Every agent in ``blackangel_env/agents/`` that reads the engine state searches or plans on a determinization, never on
+the real state: the real one holds the order of every deck, the other hands and the game's random generator (future
 dice rolls), which no player can see.  ``determinize`` returns a copy in which that hidden information is
 replaced by a sample consistent with what the seat has seen, and which depends only on what the seat can see
 and on ``rng`` (each resampled pool is put in a canonical order before it is shuffled), so an agent's decision

@@ -12,8 +12,8 @@ that is given).  Each iteration:
    determinization by UCB1 with availability counts (the ISMCTS rule), from the point of view of the seat
    acting at that node; a node that has an untried legal action expands one, at random;
 3. plays out ``rollout_depth`` (6) decisions with uniformly random legal moves (or to the end of the game);
-4. scores the reached position for every seat with ``blackangel_env.agents.value.evaluate`` as a margin (the seat's value
-   minus the mean value of the other players; in the solo game ``evaluate`` already subtracts Hal's VP),
+4. scores the reached position for every seat with ``blackangel_env.agents.value.evaluate`` as a margin (the seat's
+   value minus the mean value of the other players; in the solo game ``evaluate`` already subtracts Hal's VP),
    divided by ``REWARD_SCALE``, and backs the vector up the path.
 
 It plays the root child visited most (ties: higher mean value, then the agent's generator).
@@ -21,8 +21,8 @@ It plays the root child visited most (ties: higher mean value, then the agent's 
 Budget pinned by ``tests/test_agents_mcts.py``: ``mcts:32`` (32 simulations, rollout depth 6, 8
 determinizations) wins at least 6 of 8 seeded 2-player games against the greedy agent.
 
-``determinize`` (``blackangel_env.agents.information``) samples what the agent cannot know: deck orders, the other hands, Hal's
-deck and the future dice.
+``determinize`` (``blackangel_env.agents.information``) samples what the agent cannot know: deck orders, the other
+hands, Hal's deck and the future dice.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""The agent codes that play trained models, registered with ``blackangel_env.agents.codes`` from this side of the layers.
+"""The agent codes that play trained models, registered with ``blackangel_env.agents.codes`` from this side of the
+layers.
 
 * ``policy:<path>``: a MaskablePPO run directory (its best model) or model ``.zip`` (``PolicyAgent``; needs the
   ``train`` extra: torch, stable-baselines3, sb3-contrib);
 * ``rllib:<path>``: an RLlib run directory, algorithm checkpoint or module directory (``RLlibAgent``; needs the
   ``rllib`` extra).
 
-Importing ``training`` registers them; ``pyproject.toml`` also declares them as entry points of the group
-``blackangel_env.agents`` (``POLICY``, ``RLLIB``), so ``blackangel_env.agents.make_agent("policy:...")`` finds them in an
-installed package without importing ``training`` first.  This module is light: torch, SB3 and Ray are imported
-when an agent is built.
+Importing ``blackangel_env.training`` registers them; ``pyproject.toml`` also declares them as entry points of the group
+``blackangel_env.agents`` (``POLICY``, ``RLLIB``), so ``blackangel_env.agents.make_agent("policy:...")`` finds them in
+an installed package without importing ``blackangel_env.training`` first.  This module is light: torch, SB3 and Ray are
+imported when an agent is built.
 """
 
 from __future__ import annotations

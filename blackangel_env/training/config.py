@@ -165,17 +165,18 @@ PPO_SCHEMA: dict[str, Key] = {
     "eval.seed": Key(int, 1_000_000, "game i of every evaluation is seeded eval.seed + i", check=_non_negative),
     "eval.deterministic": Key(bool, True, "greedy actions during evaluation"),
     "eval.at_end": Key(bool, True, "also evaluate after the last step"),
-    # -- behaviour-cloning warm start (blackangel_env/training/imitation.py) ----------------------------------------------
-    "pretrain.agent": Key(str, None, "expert agent code (blackangel_env.agents.make_agent: greedy, heuristic, mcts:<n>, ...) "
-                          "whose games the policy imitates before PPO on a fresh run (null = no pretraining)",
+    # -- behaviour-cloning warm start (blackangel_env/training/imitation.py) ---------------------------
+    "pretrain.agent": Key(str, None, "expert agent code (blackangel_env.agents.make_agent: greedy, heuristic, "
+                          "mcts:<n>, ...) whose games the policy imitates before PPO on a fresh run "
+                          "(null = no pretraining)",
                           nullable=True, check=_agent_code),
     "pretrain.games": Key(int, 200, "expert games against Hal to collect", check=_positive),
     "pretrain.seed": Key(int, 2_000_000, "expert game i is seeded pretrain.seed + i (also the held-out split)",
                          check=_non_negative),
     "pretrain.workers": Key(int, 1, "worker processes collecting the games (the data do not depend on it)",
                             check=_positive),
-    "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m blackangel_env.training.imitation --out) to use "
-                            "instead of collecting (null = collect into RUN_DIR/pretrain/dataset.npz)",
+    "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m blackangel_env.training.imitation --out) "
+                            "to use instead of collecting (null = collect into RUN_DIR/pretrain/dataset.npz)",
                             nullable=True),
     "pretrain.epochs": Key(int, 10, "passes over the dataset", check=_positive),
     "pretrain.batch_size": Key(int, 256, "minibatch size", check=_positive),

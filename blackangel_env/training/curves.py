@@ -3,8 +3,8 @@
     python -m blackangel_env.training.curves results/ppo_solo --out results/ppo_solo/learning_curve.png
 
 Reads ``logs/from_<step>/progress.csv`` (every segment of a resumed run, in step order) and ``evaluations.csv``
-(``blackangel_env/training/train_ppo.py``) and draws two panels over the learner's steps: the mean margin over Hal of the
-training games (``rollout/margin``) with the evaluations' mean margin, and the evaluations' win rate with its 95%
+(``blackangel_env/training/train_ppo.py``) and draws two panels over the learner's steps: the mean margin over Hal of
+the training games (``rollout/margin``) with the evaluations' mean margin, and the evaluations' win rate with its 95%
 Wilson interval.
 """
 

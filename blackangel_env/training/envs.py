@@ -20,9 +20,9 @@ def env_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def shaping_kwargs(cfg: dict[str, Any]) -> dict[str, Any]:
-    """The reward shaping of the training environments (``env.shaping*``; ``blackangel_env/training/rewards.py``).  Undiscounted
-    (gamma 1): with the learner's gamma < 1 a potential that is mostly negative (Hal's VP are subtracted) pays
-    ``(1 - gamma) * |phi|`` for every extra decision, and a first run learned to drag games out for it."""
+    """The reward shaping of the training environments (``env.shaping*``; ``blackangel_env/training/rewards.py``).
+    Undiscounted (gamma 1): with the learner's gamma < 1 a potential that is mostly negative (Hal's VP are subtracted)
+    pays ``(1 - gamma) * |phi|`` for every extra decision, and a first run learned to drag games out for it."""
     return {"shaping": cfg["env.shaping"], "scale": cfg["env.shaping_scale"], "gamma": 1.0}
 
 

@@ -29,7 +29,8 @@ __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
 
 
 def load_model(path: str | Path, which: str = "best", device: str = "cpu"):
-    """Load a MaskablePPO model from a .zip or a run directory (``blackangel_env.training.checkpoints.resolve_model``)."""
+    """Load a MaskablePPO model from a .zip or a run directory
+    (``blackangel_env.training.checkpoints.resolve_model``)."""
     from .checkpoints import load_maskable_ppo, resolve_model
     return load_maskable_ppo(resolve_model(path, which), device=device)
 
@@ -89,7 +90,8 @@ def format_result(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.evaluate", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.evaluate",
+                                 description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model", help="a model .zip or a run directory")
     ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")

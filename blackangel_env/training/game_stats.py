@@ -107,8 +107,8 @@ def _kind_of_action(s: State) -> tuple[int, ...]:
 
 
 class GameRecorder:
-    """Counts every seat's decisions: a recorder of ``blackangel_env.agents.arena.play_match`` (``before`` / ``after`` each
-    action: what the action does is read from the state before it and, for the cards drawn, after it), or call
+    """Counts every seat's decisions: a recorder of ``blackangel_env.agents.arena.play_match`` (``before`` / ``after``
+    each action: what the action does is read from the state before it and, for the cards drawn, after it), or call
     ``apply(state, action)`` instead of ``engine.apply``.  ``rows()`` once the game is over gives the per-seat
     rows (without the game and agent columns)."""
 
@@ -206,8 +206,8 @@ class GameRecorder:
                 self.c[seat][f"drawn_{COLOURS[card // 20]}"] += 1
 
     def finish(self, s: State) -> dict[str, Any]:
-        """What ``blackangel_env.agents.arena.play_match`` returns as the game's record: the per-seat ``rows`` and the game
-        column that only the final state holds (``spes_reached``)."""
+        """What ``blackangel_env.agents.arena.play_match`` returns as the game's record: the per-seat ``rows`` and the
+        game column that only the final state holds (``spes_reached``)."""
         return {"rows": self.rows(s), "spes_reached": int(bool(s.m[M_SPES_REACHED]))}
 
     def rows(self, s: State) -> list[dict[str, Any]]:
@@ -267,8 +267,8 @@ def _game_rows(match: dict[str, Any], game: int, hal: str, advanced: bool) -> li
 
 def play_game(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard",
               advanced: bool = False) -> list[dict[str, Any]]:
-    """Play game ``game`` of a series seeded ``seed`` (``blackangel_env.agents.arena.play_match``: one code = solo against Hal
-    (``hal``), several = a table with the seats rotated).  Returns one row per seat (``FIELDS``)."""
+    """Play game ``game`` of a series seeded ``seed`` (``blackangel_env.agents.arena.play_match``: one code = solo
+    against Hal (``hal``), several = a table with the seats rotated).  Returns one row per seat (``FIELDS``)."""
     return _game_rows(play_match(list(codes), game, seed, hal, advanced, recorder=GameRecorder), game, hal, advanced)
 
 
@@ -456,7 +456,8 @@ def correlations(feats: dict[str, np.ndarray], target: np.ndarray, min_games: in
 # -- command line --------------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.game_stats", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.game_stats",
+                                 description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", required=True, help="agent code(s), comma-separated (one: solo against Hal)")
     ap.add_argument("--hal", default="standard", choices=HAL_DIFFICULTIES, help="Hal's difficulty (solo)")

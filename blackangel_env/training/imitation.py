@@ -1,16 +1,18 @@
 """Behaviour cloning: a warm start for MaskablePPO from an expert agent's games against Hal.
 
-    python -m blackangel_env.training.imitation --agent heuristic --games 200 --out data.npz [--workers 2] [--seed 2000000]
+    python -m blackangel_env.training.imitation --agent heuristic --games 200 --out data.npz [--workers 2] \
+        [--seed 2000000]
     python -m blackangel_env.training.imitation --data data.npz --clone model.zip [--config configs/train/ppo_solo.yaml]
 
 PPO from scratch barely moves away from random play in this game (sparse reward, ~45-130 decisions a game, 882
-actions).  The search agents of ``blackangel_env/agents/`` play far better, so a run can start from a policy that imitates one:
+actions).  The search agents of ``blackangel_env/agents/`` play far better, so a run can start from a policy that
+imitates one:
 
-1. ``collect``: ``games`` solo games of the expert (an agent code of ``blackangel_env.agents.make_agent``) against Hal, through
-   the same environment the learner trains in (``blackangel_env.training.envs.make_env``: ``env.*`` options and reward shaping), game
-   i seeded ``seed + i`` (the deal and the expert's tie-breaking generator), optionally in worker processes (the
-   result does not depend on their number).  Every learner decision gives a sample: observation, legal-action
-   mask, the expert's action, the step's (shaped) reward and the game it belongs to.
+1. ``collect``: ``games`` solo games of the expert (an agent code of ``blackangel_env.agents.make_agent``) against Hal,
+   through the same environment the learner trains in (``blackangel_env.training.envs.make_env``: ``env.*`` options and
+   reward shaping), game i seeded ``seed + i`` (the deal and the expert's tie-breaking generator), optionally in worker
+   processes (the result does not depend on their number).  Every learner decision gives a sample: observation,
+   legal-action mask, the expert's action, the step's (shaped) reward and the game it belongs to.
 2. ``behaviour_clone``: trains the policy's actor by cross-entropy of its masked logits (those
    ``policy.evaluate_actions`` uses) on the expert's action, and optionally (``value=True``) its critic by MSE on
    the discounted return of the shaped reward under ``gamma`` (so PPO's first updates do not start from a random
@@ -467,7 +469,8 @@ def pretrain(model, cfg: dict[str, Any], run_dir: Path, progress=print) -> dict[
 # -- command line ---------------------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.imitation", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="python -m blackangel_env.training.imitation",
+                                 description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", help="training config whose env.*, policy.*, ppo.gamma and pretrain.* keys are used "
                     "(default: the defaults of configs/train/ppo_solo.yaml)")

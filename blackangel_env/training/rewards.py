@@ -7,8 +7,8 @@ environment's reward:
 
     r'_t = r_t + scale * (gamma * phi(s_{t+1}) - phi(s_t))
 
-with ``phi(s) = blackangel_env.agents.value.evaluate(s, seat)``: the learner's VP plus the documented worth of its goods,
-robots, tiles, missions, cards and dice, minus Hal's VP in the solo game (the same value the greedy, heuristic
+with ``phi(s) = blackangel_env.agents.value.evaluate(s, seat)``: the learner's VP plus the documented worth of its
+goods, robots, tiles, missions, cards and dice, minus Hal's VP in the solo game (the same value the greedy, heuristic
 and MCTS agents optimise).  At the end of the game ``evaluate`` is the final VP (minus Hal's), so over a whole
 episode the shaping terms add up to about ``scale * (final margin - phi(start))``: the return is the
 environment's reward plus a scaled final margin, delivered step by step as the position improves.
@@ -18,8 +18,8 @@ The training scripts use ``gamma = 1``: the terms then telescope exactly, whatev
 ``scale * (1 - gamma) * |phi|``, and a first training run learned to drag games out to collect it (mean episode
 length 78 -> 130 decisions in 90k steps, margin unchanged).
 
-The wrapper lives in ``blackangel_env/training/`` (not in ``blackangel_env``) because the value belongs to the agents layer; it
-reads the engine state of the unwrapped :class:`~blackangel_env.gym_env.BlackAngelSingleAgentEnv`.
+The wrapper lives in ``blackangel_env/training/`` (not in ``blackangel_env``) because the value belongs to the agents
+layer; it reads the engine state of the unwrapped :class:`~blackangel_env.gym_env.BlackAngelSingleAgentEnv`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The RLlib pieces of ``blackangel_env/training/rllib_train.py`` that need Ray at import time (``pip install -e ".[rllib]"``).
+"""The RLlib pieces of ``blackangel_env/training/rllib_train.py`` that need Ray at import time (``pip install -e
+".[rllib]"``).
 
 * ``MaskedPPOTorchRLModule``: RLlib's default PPO module (new API stack) on the ``"observation"`` part of the
   PettingZoo observation ``Dict(observation, action_mask)``; the legal-action mask adds ``log(mask)`` (clamped

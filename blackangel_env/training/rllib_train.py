@@ -12,8 +12,8 @@ one (``blackangel_env/training/config.py``: typed, checked, unknown keys refused
 * Environment: ``blackangel_env.env(num_players=..., reward=...)`` (the AEC environment with PettingZoo's
   wrappers) behind RLlib's ``PettingZooEnv``; ``multi_agent.policies: shared`` maps every seat to one policy
   (parameter-sharing self-play), ``per_seat`` gives each seat its own.
-* Model: ``blackangel_env.training.rllib_module.MaskedPPOTorchRLModule``, RLlib's default PPO module (``model.*``) on the
-  observation vector, with the observation's ``action_mask`` applied to the logits.
+* Model: ``blackangel_env.training.rllib_module.MaskedPPOTorchRLModule``, RLlib's default PPO module (``model.*``) on
+  the observation vector, with the observation's ``action_mask`` applied to the logits.
 * RLlib's new API stack (``EnvRunner`` / ``Learner``); ``env_runners.*`` and ``learners.*`` size the sampling
   and learning actors: ``num_env_runners: 0`` samples in the driver (a laptop, the tests).
 * Every ``run.checkpoint_freq`` iterations and at the end: ``checkpoints/iter_<n>/`` (``Algorithm.save_to_path``:
@@ -22,9 +22,9 @@ one (``blackangel_env/training/config.py``: typed, checked, unknown keys refused
   restores the latest one.  ``progress.csv``: one row per iteration (env steps, episode return and length,
   losses, entropy, KL, throughput).
 * Every ``eval.freq`` iterations (and at the end): the policy (greedy) at ``env.num_players``-player tables
-  against each code of ``eval.opponents`` (``blackangel_env.training.selfplay.evaluate_tables``: the learner's seat rotated, the
-  same seeded deals every time) into ``evaluations.csv``; the best (mean win rate, then margin) module goes to
-  ``best_module/``.  With ``per_seat`` policies the evaluated module is the first one (``player_0``'s), played
+  against each code of ``eval.opponents`` (``blackangel_env.training.selfplay.evaluate_tables``: the learner's seat
+  rotated, the same seeded deals every time) into ``evaluations.csv``; the best (mean win rate, then margin) module goes
+  to ``best_module/``.  With ``per_seat`` policies the evaluated module is the first one (``player_0``'s), played
   in whichever seat the rotation gives it (``module`` in ``best.json`` and each ``last_eval`` names it); the
   other seats' modules are in the checkpoints (``RLlibAgent(path, module_id="player_2")``).  ``RLlibAgent(path)``
   plays a checkpoint or module behind the agent interface.

@@ -2,15 +2,16 @@
 
     python -m blackangel_env.training.selfplay --config configs/train/selfplay_3p.yaml [--set key=value ...]
     python -m blackangel_env.training.selfplay --resume RUN_DIR [--set run.total_timesteps=4000000 ...]
-    python -m blackangel_env.training.selfplay --evaluate RUN_DIR_or_model.zip --players 3 --opponents random,greedy --games 100
+    python -m blackangel_env.training.selfplay --evaluate RUN_DIR_or_model.zip --players 3 --opponents random,greedy \
+        --games 100
 
-The machinery is ``blackangel_env.training.train_ppo``'s (``Trainer``: vectorised environments, seeding, resumable checkpoints
-with the optimizer state and step count, CSV / TensorBoard logs, progress bar, best model, Ctrl-C); this module
-changes what the learner plays against and how it is evaluated.  Every key is in ``SELFPLAY_SCHEMA`` and listed
+The machinery is ``blackangel_env.training.train_ppo``'s (``Trainer``: vectorised environments, seeding, resumable
+checkpoints with the optimizer state and step count, CSV / TensorBoard logs, progress bar, best model, Ctrl-C); this
+module changes what the learner plays against and how it is evaluated.  Every key is in ``SELFPLAY_SCHEMA`` and listed
 in ``configs/train/selfplay_3p.yaml``; ``--set a.b=value`` overrides one.
 
-* Environments: ``vec_env.n_envs`` copies of ``blackangel_env.training.selfplay_env.SelfPlayEnv``: the learner holds one seat of
-  ``BlackAngel-v0`` with ``env.num_players`` players (``env.seat``: a random seat per episode, or rotating), and
+* Environments: ``vec_env.n_envs`` copies of ``blackangel_env.training.selfplay_env.SelfPlayEnv``: the learner holds one
+  seat of ``BlackAngel-v0`` with ``env.num_players`` players (``env.seat``: a random seat per episode, or rotating), and
   every other seat is drawn per episode from the opponent pool (``selfplay.*``): the latest snapshot of the
   learner (weight ``selfplay.w_latest``), a snapshot drawn uniformly from the pool (``selfplay.w_pool``), or a
   baseline agent code of ``selfplay.baselines`` (``selfplay.w_baselines``; repeat a code to weight it).
@@ -374,7 +375,8 @@ def _evaluate_cli(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = training_parser("blackangel_env.training.selfplay", __doc__, "configs/train/selfplay_3p.yaml", "env.num_players=4")
+    ap = training_parser("blackangel_env.training.selfplay", __doc__, "configs/train/selfplay_3p.yaml",
+                         "env.num_players=4")
     ev = ap.add_argument_group("evaluation of a trained model (instead of training)")
     ev.add_argument("--evaluate", metavar="MODEL", help="a run directory (its best model) or a model .zip")
     ev.add_argument("--opponents", default="random,greedy", help="agent codes, comma-separated")

@@ -1,13 +1,14 @@
-"""The opponents of self-play training and the environment the learner plays in (``blackangel_env/training/selfplay.py``).
+"""The opponents of self-play training and the environment the learner plays in
+(``blackangel_env/training/selfplay.py``).
 
 * ``SnapshotAgent(path)``: a frozen MaskablePPO checkpoint behind the agent interface ``act(observation,
   action_mask, state=None)``.  The network is loaded on first use, once per process (``load_policy`` keeps a small
   cache), on the CPU; a stochastic snapshot samples from its masked action distribution with its own numpy
   generator (reseeded by ``reset(seed)``), so it never touches torch's global generator, which the learner uses.
 * ``OpponentPool``: what an opponent seat plays in an episode: the latest snapshot of the learner, a snapshot
-  drawn uniformly from the pool (the ``pool_size`` most recent), or a baseline agent code (``blackangel_env.agents.make_agent``:
-  ``random``, ``greedy``, ``heuristic``, ``mcts:<n>``, ``policy:<path>``), with the weights of the config.
-  Before the first snapshot exists the baselines play every seat.
+  drawn uniformly from the pool (the ``pool_size`` most recent), or a baseline agent code
+  (``blackangel_env.agents.make_agent``: ``random``, ``greedy``, ``heuristic``, ``mcts:<n>``, ``policy:<path>``), with
+  the weights of the config. Before the first snapshot exists the baselines play every seat.
 * ``SelfPlayEnv``: ``BlackAngel-v0`` for one learner seat at a table of ``num_players``, its seat chosen per
   episode (``random`` or ``rotate``) and the other seats drawn from the pool per episode (independently per
   seat, or one draw for the whole table).  The pool reaches the environment by path: the trainer calls

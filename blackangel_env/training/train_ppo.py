@@ -23,8 +23,8 @@ What a run does:
   SIGTERM saves a checkpoint before stopping.  ``--resume RUN_DIR`` reloads the run's config.yaml (plus any
   ``--set``) and continues from the latest checkpoint with the same step count, up to ``run.total_timesteps``.
 * ``pretrain.agent`` set (a fresh run only): before PPO, the policy clones that agent's games
-  (``blackangel_env/training/imitation.py``), the clone is evaluated and saved as the step-0 checkpoint, ``pretrain/*`` logged;
-  ``--resume`` of a run stopped before that checkpoint pretrains again from the dataset cached in the run.
+  (``blackangel_env/training/imitation.py``), the clone is evaluated and saved as the step-0 checkpoint, ``pretrain/*``
+  logged; ``--resume`` of a run stopped before that checkpoint pretrains again from the dataset cached in the run.
 * Logs per segment in ``logs/from_<step>/``: SB3's ``progress.csv``, plus TensorBoard event files when the
   ``tensorboard`` package is importable (``logging.tensorboard``).  ``rollout/win_rate`` and
   ``rollout/margin`` are the training games' results over the last 100 games.
@@ -129,9 +129,9 @@ class Trainer:
         """Called before every rollout (after the evaluation and checkpoint due at that step)."""
 
     def pretrain(self, model) -> None:
-        """Behaviour cloning before PPO on a fresh run when ``pretrain.agent`` is set (``blackangel_env/training/imitation.py``):
-        the cloned policy is evaluated (``pretrain.evaluate``), logged at step 0 and checkpointed, so a resumed
-        run never clones again."""
+        """Behaviour cloning before PPO on a fresh run when ``pretrain.agent`` is set
+        (``blackangel_env/training/imitation.py``): the cloned policy is evaluated (``pretrain.evaluate``), logged at
+        step 0 and checkpointed, so a resumed run never clones again."""
         from .imitation import pretrain
 
         pretrain(model, self.cfg, self.run_dir, progress=self.progress)
@@ -324,7 +324,8 @@ class Trainer:
 def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("policy.",)
              ) -> tuple[dict[str, Any], Path, Path | None]:
     """(config, run dir, checkpoint to resume from or None); ``latest(run_dir)`` finds the checkpoint, keys
-    starting with a prefix of ``fixed`` cannot change on resume (blackangel_env/training/selfplay.py, rllib_train.py)."""
+    starting with a prefix of ``fixed`` cannot change on resume (blackangel_env/training/selfplay.py,
+    rllib_train.py)."""
     if args.resume:
         run_dir = Path(args.resume)
         if not (run_dir / "config.yaml").is_file():
