@@ -1,32 +1,28 @@
-"""Agents for blackangel_env: every agent has ``act(observation, action_mask, state=None) -> action id`` (also
-callable directly) and ``reset(seed)``.  ``state`` is a copy of the engine state; the search-based agents
-(greedy, heuristic, mcts) need it, the random agent ignores it.
+"""Deprecated name of ``blackangel_env.agents`` (docs/architecture.md, "The installed names").
 
-``make_agent(code, seed)`` builds an agent from a command-line code (``agents.codes``): ``random``, ``greedy``,
-``heuristic``, ``mcts:<simulations>`` (``mcts`` alone: 100 simulations), and the codes that the ``training``
-package registers: ``policy:<path>`` (a MaskablePPO checkpoint: a run directory, whose best model is used, or a
-model ``.zip``; needs the ``train`` extra; ``training.policy_agent``) and ``rllib:<path>`` (an RLlib run
-directory, algorithm checkpoint or module directory; needs the ``rllib`` extra; ``training.rllib_train``).
-``agents.arena`` plays seeded matches between agent codes and reports them.
-
-This package imports the rules engine and the observation encoding only: neither the environment adapters nor
-``training`` (docs/architecture.md).
+The agents moved into the package ``blackangel_env``; this folder, in the repository only (the wheel does not
+install it), keeps the old imports working from a source checkout for one release, with a ``DeprecationWarning``:
+``import agents``, ``from agents import make_agent`` and ``import agents.<module>`` / ``from agents.<module> import
+...`` give the objects and modules of ``blackangel_env.agents`` themselves (``agents.arena`` is
+``blackangel_env.agents.arena`` in ``sys.modules``), never second copies.
 """
 
-from .codes import AgentCode, agent_codes, make_agent, parse_agent_code, register_agent_code
-from .greedy import GreedyAgent, SearchAgent, evaluate
-from .heuristic import HeuristicAgent
-from .information import determinize
-from .mcts import MCTSAgent
-from .random_agent import RandomAgent
-from .value import horizon
+import importlib
+import sys
+import warnings
 
-__all__ = ["AGENT_CODES", "AgentCode", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "SearchAgent",
-           "agent_codes", "determinize", "evaluate", "horizon", "make_agent", "parse_agent_code",
-           "register_agent_code"]
+warnings.warn("the package 'agents' is now 'blackangel_env.agents': import blackangel_env.agents (the old name "
+              "works from a source checkout only, and will be removed)", DeprecationWarning, stacklevel=2)
+
+import blackangel_env.agents as _new  # noqa: E402
+from blackangel_env.agents import *  # noqa: E402,F401,F403
+from blackangel_env.agents import __all__  # noqa: E402,F401
 
 
 def __getattr__(name: str):
-    if name == "AGENT_CODES":                   # the usage lines of the known codes, registered ones included
-        return agent_codes()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(_new, name)                  # AGENT_CODES (computed on access) and the submodules
+
+
+def _alias(name: str) -> None:
+    """The module ``agents.<x>`` being imported is ``blackangel_env.agents.<x>`` (called by each file here)."""
+    sys.modules[name] = importlib.import_module(f"blackangel_env.{name}")

@@ -66,7 +66,7 @@ def env_games() -> list[dict]:
 
 
 def determinize_games() -> list[dict]:
-    """Games along which the agents' determinization (``agents.information.determinize``) is hashed."""
+    """Games along which the agents' determinization (``blackangel_env.agents.information.determinize``) is hashed."""
     return [{"kind": "determinize", "num_players": n, "advanced": advanced, "hal_difficulty": "standard",
              "seed": 90_000 + 10 * n + advanced} for n in (1, 2, 3, 4) for advanced in (False, True)]
 
@@ -139,7 +139,7 @@ def play_env_game(spec: dict) -> dict:
 def play_determinize_game(spec: dict) -> dict:
     """Uniform random play; at every other decision a determinization for the seat to act (from a generator of
     its own), hashed: the buffer and the generator's state of the determinized copy."""
-    from agents.information import determinize
+    from blackangel_env.agents.information import determinize
 
     s = engine.new_game(num_players=spec["num_players"], advanced=spec["advanced"],
                         hal_difficulty=spec["hal_difficulty"], seed=spec["seed"])

@@ -10,8 +10,8 @@ every such file present.
 
 ``--derive`` (with ``--run --hal standard``, for agents too slow to play every difficulty): Hal's difficulty only
 sets his starting VP (easy 0, standard 5, difficult 10, extreme 15, rulebook "End of the game" of the solitaire
-variant), and neither Hal nor any agent in ``agents/`` decides differently for it (they value the margin, and
-``tests/test_ladder.py`` checks that the same seeds give the same games at every difficulty).  So the games of
+variant), and neither Hal nor any agent in ``blackangel_env/agents/`` decides differently for it (they value the margin,
+and ``tests/test_ladder.py`` checks that the same seeds give the same games at every difficulty).  So the games of
 one difficulty *are* the games of the others with Hal's final VP shifted: ``--derive`` writes the other
 difficulties' files from the played one's per-game ``vp`` and ``hal_vp``, marked ``"derived_from"``.
 """
@@ -41,7 +41,7 @@ def run(agents: list[str], games: int, seed: int, workers: int, hals: tuple[str,
 
 def derive(agent: str, source: str = "standard") -> list[Path]:
     """Write ``ladder_<agent>_<d>.json`` for every other difficulty ``d`` from the played ``source`` file."""
-    from agents.arena import wilson_interval
+    from blackangel_env.agents.arena import wilson_interval
     from blackangel_env.components import default_components
     start = default_components().hal_start_vp
     src = RESULTS / f"ladder_{agent.replace(':', '-')}_{source}.json"

@@ -16,7 +16,7 @@ seeded with the same seed), printing the board as it goes, every move and VP cha
 final scores with their breakdown by source.
 
 ``eval`` benchmarks agents named by codes (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``,
-``policy:<path>``, ``rllib:<path>``; see ``agents.make_agent``).  One code plays solo games against Hal
+``policy:<path>``, ``rllib:<path>``; see ``blackangel_env.agents.make_agent``).  One code plays solo games against Hal
 (``--hal``); several codes play tables of that many players, the seats rotated across games (game g seats code i
 at seat (i + g) mod n).  Game g uses the game
 seed and agent seeds derived from (S, g) only, so the results do not depend on ``--workers``.  Per agent (codes
@@ -38,7 +38,7 @@ missing optional extra) is reported as one line ``blackangel <command>: ...`` on
 any game is played; Ctrl-C exits with code 130.
 
 This module is the application layer: it is the only place in the package, with ``bench``, above the environments,
-and the only one that imports ``agents`` and ``training`` (docs/architecture.md).
+and the only one that imports ``blackangel_env.agents`` and ``blackangel_env.training`` (docs/architecture.md).
 """
 
 
@@ -57,11 +57,11 @@ from .render import render
 from .scoring import score_breakdown
 from .state import BOT, M_ROUND, M_TURN_PLAYER
 
-# The application layer: the agents (and the agent codes of training/: policy:<path>, rllib:<path>) sit above the
-# environments and are imported here, never by the modules below (docs/architecture.md).
-import training.agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
-from agents import make_agent, parse_agent_code
-from agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
+# The application layer: the agents (and the agent codes of blackangel_env/training/: policy:<path>, rllib:<path>)
+# sit above the environments and are imported here, never by the modules below (docs/architecture.md).
+from .agents import make_agent, parse_agent_code
+from .agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
+from .training import agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
 
 
 def _error(command: str, msg: str) -> int:
@@ -148,8 +148,8 @@ _AGENT_EXTRAS = {"policy": "train", "rllib": "rllib"}   # agent kind -> the extr
 
 
 def _make_agent(code: str, seed: int | None):
-    """``agents.make_agent``; a bad code, a missing extra or a checkpoint that does not load raise a ValueError
-    naming the code and the cause."""
+    """``blackangel_env.agents.make_agent``; a bad code, a missing extra or a checkpoint that does not load raise a
+    ValueError naming the code and the cause."""
     kind, opts = parse_agent_code(code)
     if kind in _AGENT_EXTRAS:
         missing = missing_extra(_AGENT_EXTRAS[kind])

@@ -1,8 +1,8 @@
 """The optional extras of the package (``pyproject.toml``) and a check that names the one to install.
 
     train   torch, Stable-Baselines3 and sb3-contrib: ``policy:`` agents and the training scripts
-    rllib   Ray RLlib: ``rllib:`` agents and ``training/rllib_train.py``
-    plot    matplotlib: ``blackangel eval --plot`` and ``training/curves.py``
+    rllib   Ray RLlib: ``rllib:`` agents and ``blackangel_env/training/rllib_train.py``
+    plot    matplotlib: ``blackangel eval --plot`` and ``blackangel_env/training/curves.py``
     dev     train, plot and the test tools
 """
 

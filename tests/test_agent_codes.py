@@ -1,5 +1,6 @@
-"""Agent codes (agents.codes): the registry, the codes that training/ registers from its side of the layers, and
-the entry points that let ``agents.make_agent("policy:...")`` find them without importing training."""
+"""Agent codes (blackangel_env.agents.codes): the registry, the codes that blackangel_env.training registers from its
+side of the layers, and the entry points that let ``blackangel_env.agents.make_agent("policy:...")`` find them without
+importing training."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import agents
-from agents import codes
+import blackangel_env.agents
+from blackangel_env.agents import codes
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICY_RUN = ROOT / "results" / "ppo_solo"
@@ -30,8 +31,8 @@ def _declared_entry_points() -> list[importlib.metadata.EntryPoint]:
 
 @pytest.fixture
 def bare_registry(monkeypatch):
-    """The registry as ``import agents`` alone leaves it (only this package's kinds), with pyproject.toml's
-    entry points as the installed ones."""
+    """The registry as ``import blackangel_env.agents`` alone leaves it (only this package's kinds), with
+    pyproject.toml's entry points as the installed ones."""
     builtin = {k: v for k, v in codes._REGISTRY.items() if k in ("random", "greedy", "heuristic", "mcts")}
     monkeypatch.setattr(codes, "_REGISTRY", builtin)
     monkeypatch.setattr(codes, "_entry_points", _declared_entry_points)
@@ -41,72 +42,75 @@ def bare_registry(monkeypatch):
 def test_pyproject_declares_the_training_codes_as_entry_points():
     eps = {ep.name: ep for ep in _declared_entry_points()}
     assert set(eps) == {"policy", "rllib"}
-    from training import agent_codes
+    from blackangel_env.training import agent_codes
     assert eps["policy"].load() is agent_codes.POLICY and eps["rllib"].load() is agent_codes.RLLIB
 
 
 def test_an_unregistered_kind_is_loaded_from_its_entry_point(bare_registry, tmp_path):
     assert "policy:..." in codes.agent_codes()                    # listed before it is loaded
-    assert agents.parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
+    assert blackangel_env.agents.parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
     assert "rllib" in bare_registry and "policy" not in bare_registry      # loaded on demand, one kind
     with pytest.raises(ValueError, match="needs an existing run directory"):
-        agents.parse_agent_code(f"policy:{tmp_path / 'nowhere'}")
+        blackangel_env.agents.parse_agent_code(f"policy:{tmp_path / 'nowhere'}")
 
 
 def test_without_entry_points_an_unknown_kind_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(codes, "_REGISTRY", {k: v for k, v in codes._REGISTRY.items() if k != "policy"})
     monkeypatch.setattr(codes, "_entry_points", lambda: [])
     with pytest.raises(ValueError, match=r"unknown agent code 'policy:x'; expected one of random, greedy"):
-        agents.make_agent("policy:x")
+        blackangel_env.agents.make_agent("policy:x")
 
 
 def test_registering_a_kind(monkeypatch):
     monkeypatch.setattr(codes, "_REGISTRY", dict(codes._REGISTRY))
     spec = codes.AgentCode("always0", "always0", lambda opts, seed, code: (lambda obs, mask, state=None: 0))
-    agents.register_agent_code(spec)
-    assert agents.make_agent("always0")(None, None) == 0
-    assert "always0" in agents.AGENT_CODES
+    blackangel_env.agents.register_agent_code(spec)
+    assert blackangel_env.agents.make_agent("always0")(None, None) == 0
+    assert "always0" in blackangel_env.agents.AGENT_CODES
     with pytest.raises(ValueError, match="already registered"):
-        agents.register_agent_code(codes.AgentCode("always0", "x", spec.make))
+        blackangel_env.agents.register_agent_code(codes.AgentCode("always0", "x", spec.make))
     with pytest.raises(ValueError, match="takes no argument"):
-        agents.parse_agent_code("always0:3")
+        blackangel_env.agents.parse_agent_code("always0:3")
 
 
 def test_a_policy_without_the_train_extra_names_it(monkeypatch):
-    import training  # noqa: F401  (registers policy:)
+    import blackangel_env.training  # noqa: F401  (registers policy:)
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "sb3_contrib" else real(name, *a))
     with pytest.raises(ValueError, match=r"sb3_contrib is not installed: install the 'train' extra"):
-        agents.make_agent(f"policy:{POLICY_RUN}")
+        blackangel_env.agents.make_agent(f"policy:{POLICY_RUN}")
 
 
 def test_rllib_without_ray_names_the_extra(tmp_path):
-    import training  # noqa: F401  (registers rllib:)
+    import blackangel_env.training  # noqa: F401  (registers rllib:)
     if importlib.util.find_spec("ray") is not None:
         pytest.skip("ray is installed")
     with pytest.raises(ValueError, match=r"ray\[rllib\] is not installed: install the 'rllib' extra"):
-        agents.make_agent(f"rllib:{tmp_path}")
+        blackangel_env.agents.make_agent(f"rllib:{tmp_path}")
 
 
 def test_importing_agents_does_not_import_training():
-    code = "import sys, agents, agents.arena\nassert 'training' not in sys.modules, 'training imported'\n"
+    code = ("import sys, blackangel_env.agents, blackangel_env.agents.arena\n"
+            "assert 'blackangel_env.training' not in sys.modules, 'training imported'\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
 
 
 def test_make_agent_policy_after_import_agents_alone(tmp_path):
-    """A user's ``import agents; make_agent("policy:...")`` in a fresh interpreter whose installed metadata holds
-    pyproject.toml's entry points (written here as the dist-info an install makes, so the test does not depend
-    on when the development environment was installed)."""
+    """A user's ``import blackangel_env.agents; make_agent("policy:...")`` in a fresh interpreter whose installed
+    metadata holds pyproject.toml's entry points (written here as the dist-info an install makes, so the test does not
+    depend on when the development environment was installed)."""
     pytest.importorskip("sb3_contrib")
     info = tmp_path / "blackangel_env_codes_probe-0.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: blackangel-env-codes-probe\nVersion: 0.0\n")
     (info / "entry_points.txt").write_text(f"[{codes.ENTRY_POINT_GROUP}]\n" + "".join(
         f"{ep.name} = {ep.value}\n" for ep in _declared_entry_points()))
-    code = (f"import sys, agents\na = agents.make_agent({'policy:' + str(POLICY_RUN)!r}, seed=0)\n"
+    code = ("import sys, blackangel_env.agents\n"
+            f"a = blackangel_env.agents.make_agent({'policy:' + str(POLICY_RUN)!r}, seed=0)\n"
             "assert type(a).__name__ == 'PolicyAgent', a\n"
-            "assert 'training.agent_codes' in sys.modules and 'training.policy_agent' in sys.modules\n")
+            "assert 'blackangel_env.training.agent_codes' in sys.modules\n"
+            "assert 'blackangel_env.training.policy_agent' in sys.modules\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                        env=env)

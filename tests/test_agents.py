@@ -4,7 +4,8 @@ invariants and hides only what the seat cannot see."""
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, HeuristicAgent, MCTSAgent, RandomAgent, determinize, make_agent, parse_agent_code
+from blackangel_env.agents import (GreedyAgent, HeuristicAgent, MCTSAgent, RandomAgent, determinize, make_agent,
+                                   parse_agent_code)
 from blackangel_env import engine, new_game
 from blackangel_env.invariants import check_invariants
 from blackangel_env.state import MC_HAND, MC_SLOT
@@ -117,7 +118,7 @@ def test_make_agent_codes():
 
 
 def test_rllib_agent_code_needs_a_directory_and_names_a_missing_ray(tmp_path):
-    import training  # noqa: F401  (the training package registers rllib:<path>; tests/test_agent_codes.py)
+    import blackangel_env.training  # noqa: F401  (registers rllib:<path>; tests/test_agent_codes.py)
     assert parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
     with pytest.raises(ValueError, match="needs an existing RLlib run"):
         parse_agent_code(f"rllib:{tmp_path / 'model.zip'}")
@@ -129,8 +130,8 @@ def test_rllib_agent_code_needs_a_directory_and_names_a_missing_ray(tmp_path):
 
 @pytest.mark.parametrize("n", [1, 3])
 def test_decisions_do_not_depend_on_hidden_information(n):
-    """The state-reading agents plan on a determinization (agents.information): the same agent seed gives the
-    same decision in two states that differ only in what the seat cannot see (deck orders, the other hands,
+    """The state-reading agents plan on a determinization (blackangel_env.agents.information): the same agent seed gives
+    the same decision in two states that differ only in what the seat cannot see (deck orders, the other hands,
     Hal's deck, the future dice)."""
     rng = np.random.default_rng(11)
     s = engine.new_game(num_players=n, seed=5)

@@ -1,8 +1,8 @@
 """Issue 5: the information-set MCTS agent beats the greedy agent at a stated budget.
 
 Budget: ``mcts:32`` = ``MCTSAgent(32)``: 32 simulations per decision, random rollouts of 6 decisions scored by
-``agents.value.evaluate``, 8 determinizations per decision.  The match: 8 seeded 2-player games (base rules,
-game seeds 0-7, the MCTS agent in seat 0 of the even games and seat 1 of the odd ones), every agent seeded;
+``blackangel_env.agents.value.evaluate``, 8 determinizations per decision.  The match: 8 seeded 2-player games (base
+rules, game seeds 0-7, the MCTS agent in seat 0 of the even games and seat 1 of the odd ones), every agent seeded;
 deterministic.  MCTS must win at least 6 of the 8 games outright (a fair coin does so with probability 3.5%)
 and score more VP on average.  About 90 s on one core.  (Measured when the budget was set, after the greedy
 agent stopped seeing hidden information: ``mcts:32`` won 7 of games 0-7 and 7 of games 8-15, 19.7 VP against
@@ -12,7 +12,7 @@ greedy's 8.0; ``mcts:16`` won 5 and 3.)
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, MCTSAgent, make_agent
+from blackangel_env.agents import GreedyAgent, MCTSAgent, make_agent
 from blackangel_env import engine, new_game
 
 BUDGET = "mcts:32"

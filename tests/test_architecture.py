@@ -10,7 +10,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("blackangel_env", "agents", "training", "benchmarks")
+PACKAGES = ("blackangel_env", "benchmarks")
+# the names the agents and the training code had before they became subpackages of blackangel_env; they stay
+# importable from a source checkout only, as deprecated aliases (agents/, training/: not in the wheel)
+OLD_NAMES = ("agents", "training")
 
 # blackangel_env's modules above the rules engine; every other module of blackangel_env (the engine package
 # included) is the rules engine and its data ("core").
@@ -38,11 +41,11 @@ def layer(module: str) -> str:
     top = module.split(".")[0]
     if top == "benchmarks" or module in APPLICATION:
         return "application"
-    if top == "training":
+    if module == "blackangel_env.training" or module.startswith("blackangel_env.training."):
         return "training"
-    if module == "agents.arena":
+    if module == "blackangel_env.agents.arena":
         return "arena"
-    if top == "agents":
+    if module == "blackangel_env.agents" or module.startswith("blackangel_env.agents."):
         return "agents"
     if module in ADAPTERS:
         return "adapters"
@@ -137,14 +140,18 @@ EDGES = {m: {t for t, _ in ts} for m, ts in IMPORTS.items()}
 
 
 def test_the_checker_reads_the_imports_it_must_judge():
-    assert {"agents.arena", "agents.codes", "training.agent_codes", "blackangel_env.cli"} <= set(MODS)
-    assert ("agents.codes", "make_agent") in IMPORTS["agents"]                 # relative "from .codes import"
-    assert ("training.agent_codes", None) in IMPORTS["blackangel_env.cli"]     # "import training.agent_codes"
-    assert "blackangel_env.engine" in EDGES["agents.arena"]                   # "from blackangel_env import engine"
+    assert {"blackangel_env.agents.arena", "blackangel_env.agents.codes", "blackangel_env.training.agent_codes",
+            "blackangel_env.cli"} <= set(MODS)
+    assert ("blackangel_env.agents.codes", "make_agent") in IMPORTS["blackangel_env.agents"]   # "from .codes import"
+    assert ("blackangel_env.training.agent_codes", None) in IMPORTS["blackangel_env.cli"]   # "from .training import"
+    assert "blackangel_env.engine" in EDGES["blackangel_env.agents.arena"]         # "from blackangel_env import engine"
     assert layer("blackangel_env.engine.legal") == "core" and layer("blackangel_env") == "adapters"
+    assert layer("blackangel_env.agents") == "agents" and layer("blackangel_env.agents.arena") == "arena"
+    assert layer("blackangel_env.training") == "training" and layer("blackangel_env.training.policies") == "training"
+    assert layer("blackangel_env.agents_x") == "core"          # a prefix of the name is not the package
     # the checks catch what they look for
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
-    assert "training" not in ALLOWED[layer("agents.greedy")]
+    assert "training" not in ALLOWED[layer("blackangel_env.agents.greedy")]
 
 
 def test_imports_follow_the_layers():
@@ -159,6 +166,18 @@ def test_the_installed_packages_do_not_import_the_repository_scripts():
     assert not bad, "benchmarks/ is not part of the installed package:\n" + "\n".join(bad)
 
 
+def test_the_packages_do_not_import_the_old_names():
+    """``agents`` and ``training`` are the repository's deprecated aliases (not installed): an import of them is
+    not resolved by ``imports`` (they are not among PACKAGES), so it is looked for here."""
+    bad = []
+    for m, f in sorted(MODS.items()):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            bad += [f"{m} imports {n}" for n in names if n.split(".")[0] in OLD_NAMES]
+    assert not bad, "import blackangel_env.agents / blackangel_env.training instead:\n" + "\n".join(bad)
+
+
 def test_no_import_cycles():
     found = [c for c in cycles(EDGES) if not any(c <= known for known in KNOWN_ENGINE_CYCLES)]
     assert not found, f"import cycles: {found}"
@@ -171,7 +190,7 @@ def test_no_private_names_taken_from_another_module():
 
 
 def test_the_command_line_does_not_load_torch():
-    code = ("import sys, blackangel_env.cli, agents.arena\n"
+    code = ("import sys, blackangel_env.cli, blackangel_env.agents.arena\n"
             "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib', 'ray') if m in sys.modules]\n"
             "assert not heavy, heavy\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,

@@ -1,5 +1,5 @@
-"""agents.arena: the one module that plays seeded matches and reports them (seeds, seats, recorder hooks, the
-Wilson interval, worker processes that share the cores)."""
+"""blackangel_env.agents.arena: the one module that plays seeded matches and reports them (seeds, seats, recorder hooks,
+the Wilson interval, worker processes that share the cores)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import os
 import numpy as np
 import pytest
 
-from agents import arena
-from agents.arena import match_seeds, play_match, play_matches, seating, summarize, wilson_interval, worker_pool
+from blackangel_env.agents import arena
+from blackangel_env.agents.arena import (match_seeds, play_match, play_matches, seating, summarize, wilson_interval,
+                                         worker_pool)
 from blackangel_env import engine
 
 
@@ -161,7 +162,7 @@ class _NetworkLike:
 
 def test_a_network_agent_plays_with_one_torch_thread_and_the_setting_comes_back(monkeypatch):
     torch = pytest.importorskip("torch")
-    from agents import codes
+    from blackangel_env.agents import codes
     monkeypatch.setattr(codes, "_REGISTRY", dict(codes._REGISTRY))
     codes.register_agent_code(codes.AgentCode("netlike", "netlike", lambda o, seed, c: _NetworkLike(seed),
                                               reusable=True))

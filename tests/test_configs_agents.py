@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import RandomAgent
+from blackangel_env.agents import RandomAgent
 from blackangel_env import engine
 from blackangel_env.config import ConfigError, GameConfig
 

@@ -12,12 +12,12 @@ from blackangel_env.extras import EXTRAS, missing_extra
 
 
 @pytest.mark.parametrize("module, argv, extra", [
-    ("training.train_ppo", ["--config", "configs/train/ppo_solo_tiny.yaml"], "train"),
-    ("training.selfplay", ["--config", "configs/train/selfplay_tiny.yaml"], "train"),
-    ("training.selfplay", ["--evaluate", "results/ppo_solo", "--games", "1"], "train"),
-    ("training.imitation", ["--agent", "random", "--games", "1"], "train"),
-    ("training.evaluate", ["results/ppo_solo", "--games", "1"], "train"),
-    ("training.curves", ["results/ppo_solo", "--out", "curve.png"], "plot"),
+    ("blackangel_env.training.train_ppo", ["--config", "configs/train/ppo_solo_tiny.yaml"], "train"),
+    ("blackangel_env.training.selfplay", ["--config", "configs/train/selfplay_tiny.yaml"], "train"),
+    ("blackangel_env.training.selfplay", ["--evaluate", "results/ppo_solo", "--games", "1"], "train"),
+    ("blackangel_env.training.imitation", ["--agent", "random", "--games", "1"], "train"),
+    ("blackangel_env.training.evaluate", ["results/ppo_solo", "--games", "1"], "train"),
+    ("blackangel_env.training.curves", ["results/ppo_solo", "--out", "curve.png"], "plot"),
 ])
 def test_training_script_without_its_extra(module, argv, extra, monkeypatch, capsys, tmp_path):
     for name in EXTRAS[extra]:

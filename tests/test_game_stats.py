@@ -1,4 +1,5 @@
-"""training.game_stats: logged games agree with the engine, are deterministic, and count decisions right."""
+"""blackangel_env.training.game_stats: logged games agree with the engine, are deterministic, and count decisions
+right."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.state import VP_SOURCES
-from agents.arena import play_match
-from training import game_stats
-from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play_games, save_rows
+from blackangel_env.agents.arena import play_match
+from blackangel_env.training import game_stats
+from blackangel_env.training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play_games, save_rows
 
 
 @pytest.mark.parametrize("codes", [["random"], ["greedy"], ["random", "greedy", "random"], ["greedy", "random"]],
@@ -20,7 +21,7 @@ from training.game_stats import FIELDS, GameRecorder, load_rows, play_game, play
 @pytest.mark.slow
 def test_rows_agree_with_the_engine_and_blackangel_eval(codes):
     for g in range(3):
-        ref = play_match(codes, g, 11)          # the games of blackangel eval (agents.arena)
+        ref = play_match(codes, g, 11)          # the games of blackangel eval (blackangel_env.agents.arena)
         rows = play_game(codes, game=g, seed=11)
         assert [list(r) for r in rows] == [FIELDS] * len(codes)
         assert [r["agent"] for r in rows] == ref["seats"]

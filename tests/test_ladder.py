@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import play_match
+from blackangel_env.agents.arena import play_match
 from blackangel_env.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -66,7 +66,7 @@ def _apply_overrides(nb, overrides: dict) -> None:
 def tiny_run(tmp_path_factory) -> Path:
     """A real, tiny MaskablePPO run (a few hundred steps) with the layout of a training run directory."""
     pytest.importorskip("sb3_contrib")
-    from training.train_ppo import train
+    from blackangel_env.training.train_ppo import train
 
     run_dir = tmp_path_factory.mktemp("nb") / "tiny_run"
     train(ROOT / "configs/train/ppo_solo_tiny.yaml",

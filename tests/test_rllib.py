@@ -1,6 +1,7 @@
-"""The RLlib path (training/rllib_train.py, training/rllib_module.py): its config, and one tiny PPO iteration on
-the PettingZoo environment with action masking in a local Ray, resumed and evaluated.  The training tests need
-the ``rllib`` extra (``pip install -c ci/constraints-cpu.txt -e ".[rllib]"``) and are skipped without it."""
+"""The RLlib path (blackangel_env/training/rllib_train.py, blackangel_env/training/rllib_module.py): its config, and one
+tiny PPO iteration on the PettingZoo environment with action masking in a local Ray, resumed and evaluated.  The
+training tests need the ``rllib`` extra (``pip install -c ci/constraints-cpu.txt -e ".[rllib]"``) and are skipped
+without it."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import numpy as np
 import pytest
 from helpers import game  # noqa: F401  (puts the checkout on sys.path when the package is not installed)
 
-from training import rllib_train  # noqa: E402
-from training.config import ConfigError, load_config, read_yaml  # noqa: E402
+from blackangel_env.training import rllib_train  # noqa: E402
+from blackangel_env.training.config import ConfigError, load_config, read_yaml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FULL = ROOT / "configs/train/rllib_3p.yaml"
@@ -86,7 +87,7 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     assert rllib_train.train(None, [], resume=run, progress=lambda msg: None)["iterations"] == 0
 
     # the trained module as an agent: legal moves in whole games, from the run, a checkpoint or the best module
-    from training.selfplay_env import SelfPlayEnv
+    from blackangel_env.training.selfplay_env import SelfPlayEnv
     env = SelfPlayEnv(num_players=3, pool={"baselines": ["random"]})
     agent = rllib_train.RLlibAgent(run)
     assert agent.path == run / "best_module"
@@ -103,8 +104,8 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     assert ckpt.path.name == "shared" and info["action_mask"][ckpt.act(obs, info["action_mask"])] == 1
     with pytest.raises(FileNotFoundError, match="not an RLlib checkpoint"):
         rllib_train.RLlibAgent(tmp_path)
-    # the agent code rllib:<path> (agents.make_agent, `blackangel eval`)
-    from agents import make_agent
+    # the agent code rllib:<path> (blackangel_env.agents.make_agent, `blackangel eval`)
+    from blackangel_env.agents import make_agent
     coded = make_agent(f"rllib:{run}")
     assert isinstance(coded, rllib_train.RLlibAgent) and coded.path == run / "best_module"
     assert info["action_mask"][coded.act(obs, info["action_mask"])] == 1
@@ -117,7 +118,7 @@ def test_the_masked_module_never_samples_an_illegal_action(local_ray):
     import torch
     from ray.rllib.core.columns import Columns
 
-    from training.rllib_module import make_env
+    from blackangel_env.training.rllib_module import make_env
     per_seat = rllib_train.build_config(load_config(TINY, ["multi_agent.policies=per_seat"], schema=SCHEMA))
     assert set(per_seat.policies) == {"player_0", "player_1", "player_2"}
     assert per_seat.policy_mapping_fn("player_2", None) == "player_2"

@@ -21,12 +21,13 @@ import torch  # noqa: E402
 import blackangel_env  # noqa: E402,F401
 from blackangel_env.encoding import observation_layout, observation_size, observation_views  # noqa: E402
 from blackangel_env.gym_env import BlackAngelSingleAgentEnv  # noqa: E402
-from training import evaluate as ev  # noqa: E402
-from training import train_ppo  # noqa: E402
-from training.checkpoints import latest_checkpoint, list_checkpoints, read_meta, resolve_model  # noqa: E402
-from training.config import PPO_SCHEMA, ConfigError, load_config, read_yaml, validate  # noqa: E402
-from training.policies import EntityExtractor, entity_groups  # noqa: E402
-from training.policy_agent import PolicyAgent  # noqa: E402
+from blackangel_env.training import evaluate as ev  # noqa: E402
+from blackangel_env.training import train_ppo  # noqa: E402
+from blackangel_env.training.checkpoints import (latest_checkpoint, list_checkpoints, read_meta,  # noqa: E402
+                                                resolve_model)
+from blackangel_env.training.config import PPO_SCHEMA, ConfigError, load_config, read_yaml, validate  # noqa: E402
+from blackangel_env.training.policies import EntityExtractor, entity_groups  # noqa: E402
+from blackangel_env.training.policy_agent import PolicyAgent  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO = ROOT / "configs/train/ppo_solo.yaml"
@@ -186,7 +187,7 @@ def test_train_resume_evaluate_and_play(policy, tmp_path):
             done = term or trunc
         assert term and len(info["scores"]) == 3
         # the agent code policy:<path> of the agents package and of `blackangel eval`
-        from agents import make_agent
+        from blackangel_env.agents import make_agent
         from blackangel_env.cli import main as cli
         assert make_agent(f"policy:{run}", seed=0).path == run / "best_model.zip"
         out_json = tmp_path / "policy_eval.json"
@@ -245,8 +246,8 @@ def test_resolve_model_and_evaluation_helpers(tmp_path):
 
 @pytest.mark.slow
 def test_export_for_play_keeps_the_weights_and_drops_adam_state(tmp_path):
-    from training.checkpoints import export_for_play
-    from training.evaluate import load_model
+    from blackangel_env.training.checkpoints import export_for_play
+    from blackangel_env.training.evaluate import load_model
     run = tmp_path / "run"
     _train(run, "policy.type=entity", "eval.freq=0")
     best = resolve_model(run, "latest")
@@ -264,7 +265,7 @@ def test_export_for_play_keeps_the_weights_and_drops_adam_state(tmp_path):
 
 @pytest.mark.slow
 def test_learning_curve_reads_every_segment_and_draws(tmp_path):
-    from training import curves
+    from blackangel_env.training import curves
     run = tmp_path / "run"
     _train(run)
     _train(run, "run.total_timesteps=384", resume=True)

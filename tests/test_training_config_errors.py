@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from training.config import ConfigError, read_yaml
+from blackangel_env.training.config import ConfigError, read_yaml
 
 
 @pytest.mark.parametrize("content, words", [

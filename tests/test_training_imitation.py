@@ -1,5 +1,6 @@
-"""Behaviour cloning (training/imitation.py): the expert dataset, cloning a policy, and the ``pretrain.*`` warm
-start of train_ppo.  Games are cut short (``max_steps``) and the expert is ``greedy`` to keep this file fast."""
+"""Behaviour cloning (blackangel_env/training/imitation.py): the expert dataset, cloning a policy, and the
+``pretrain.*`` warm start of train_ppo.  Games are cut short (``max_steps``) and the expert is ``greedy`` to keep this
+file fast."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ import torch  # noqa: E402
 
 from blackangel_env import actions as A  # noqa: E402
 from blackangel_env.encoding import observation_size  # noqa: E402
-from training import imitation, train_ppo  # noqa: E402
-from training.checkpoints import list_checkpoints, read_meta  # noqa: E402
-from training.config import ConfigError, load_config  # noqa: E402
+from blackangel_env.training import imitation, train_ppo  # noqa: E402
+from blackangel_env.training.checkpoints import list_checkpoints, read_meta  # noqa: E402
+from blackangel_env.training.config import ConfigError, load_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "configs/train/ppo_solo_tiny.yaml"
@@ -165,7 +166,7 @@ def test_pretrain_reuses_a_given_dataset_and_the_cli(dataset, tmp_path, monkeypa
     out = tmp_path / "clone.zip"
     assert imitation.main(["--config", str(TINY), "--data", str(path), "--clone", str(out),
                            "--set", "pretrain.epochs=1"]) == 0
-    from training.policy_agent import PolicyAgent
+    from blackangel_env.training.policy_agent import PolicyAgent
     agent = PolicyAgent(out)
     m = imitation.unpack_masks(data["masks"][:1])[0]
     assert m[agent.act(data["obs"][0], m)]

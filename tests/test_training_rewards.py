@@ -1,14 +1,15 @@
-"""Reward shaping for training (training/rewards.py): potential-based shaping by the agents' position value."""
+"""Reward shaping for training (blackangel_env/training/rewards.py): potential-based shaping by the agents' position
+value."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents.value import evaluate
+from blackangel_env.agents.value import evaluate
 from blackangel_env import engine
 from blackangel_env.gym_env import BlackAngelSingleAgentEnv
-from training.rewards import ValueShaping, shaped
+from blackangel_env.training.rewards import ValueShaping, shaped
 
 
 def _play(env, seed, rng):

@@ -1,6 +1,6 @@
-"""Self-play training at a table (training/selfplay.py, training/selfplay_env.py): the config, a tiny run
-(configs/train/selfplay_tiny.yaml: a few hundred steps) that resumes and is evaluated, snapshots in SubprocVecEnv
-workers, the opponent pool, and snapshots / runs as agents (``policy:<path>``)."""
+"""Self-play training at a table (blackangel_env/training/selfplay.py, blackangel_env/training/selfplay_env.py): the
+config, a tiny run (configs/train/selfplay_tiny.yaml: a few hundred steps) that resumes and is evaluated, snapshots in
+SubprocVecEnv workers, the opponent pool, and snapshots / runs as agents (``policy:<path>``)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
 
-from training import selfplay  # noqa: E402
-from training.checkpoints import latest_checkpoint, list_checkpoints, read_meta  # noqa: E402
-from training.config import ConfigError, load_config, read_yaml  # noqa: E402
-from training.selfplay_env import OpponentPool, SelfPlayEnv, SnapshotAgent, learner_result  # noqa: E402
+from blackangel_env.training import selfplay  # noqa: E402
+from blackangel_env.training.checkpoints import latest_checkpoint, list_checkpoints, read_meta  # noqa: E402
+from blackangel_env.training.config import ConfigError, load_config, read_yaml  # noqa: E402
+from blackangel_env.training.selfplay_env import OpponentPool, SelfPlayEnv, SnapshotAgent, learner_result  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FULL = ROOT / "configs/train/selfplay_3p.yaml"
@@ -117,7 +117,7 @@ def test_selfplay_env_seats_opponents_and_seeding():
     rot = SelfPlayEnv(num_players=4, seat="rotate", index=1, pool={"baselines": ["random"]})
     assert [rot.reset(seed=i)[1]["learner_seat"] for i in range(5)] == [1, 2, 3, 0, 1]
 
-    from agents import RandomAgent
+    from blackangel_env.agents import RandomAgent
     term, info = _play(env, RandomAgent(seed=0), seed=5, options={"seat": 2, "opponents": "greedy"})
     assert term and info["learner_seat"] == 2 and info["opponents"] == ["greedy", "greedy"]
     won, margin = learner_result(info)
@@ -125,7 +125,7 @@ def test_selfplay_env_seats_opponents_and_seeding():
     again = SelfPlayEnv(num_players=3, pool={"baselines": ["random"]})
     assert learner_result(_play(again, RandomAgent(seed=0), seed=5, options={"seat": 2, "opponents": "greedy"})[1]) \
         == (won, margin)                                                             # same seed, same game
-    # the reward shaping of training/rewards.py reads the learner's seat and state through the wrapper
+    # the reward shaping of blackangel_env/training/rewards.py reads the learner's seat and state through the wrapper
     cfg = load_config(TINY, ["env.shaping=value"], schema=SCHEMA)
     shaped = selfplay._EnvFactory(selfplay.env_kwargs(cfg), selfplay.shaping_kwargs(cfg))()
     shaped.reset(seed=0)
@@ -198,7 +198,7 @@ def test_snapshots_and_runs_are_agents(tiny_run):
     # a pool snapshot at the other seats (what the training workers do)
     env.set_pool([str(snap)])
     env.pool.weights[:] = [1.0, 0.0, 0.0]
-    from agents import RandomAgent, make_agent
+    from blackangel_env.agents import RandomAgent, make_agent
     term, info = _play(env, RandomAgent(seed=0), seed=4)
     assert info["opponents"] == [f"snapshot:{snap.stem}"] * 2
     # policy:<run dir> and policy:<snapshot> in the agents package and in `blackangel eval` at a 3-player table

@@ -15,7 +15,7 @@ are out).  The observation shows none of them, since it has no memory of how the
 
 Users: ``blackangel_env.encoding`` shows the observer the cards of the places it sees privately
 (``private_mission_places``) card by card, and of the other seats' places only what ``shown`` says;
-``resample_hidden`` is the determinization the agents plan on (``agents.information.determinize``).
+``resample_hidden`` is the determinization the agents plan on (``blackangel_env.agents.information.determinize``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,142 @@
+"""Agent codes: the registry behind ``make_agent(code, seed)`` and ``parse_agent_code(code)``.
+
+A code is ``kind`` or ``kind:argument`` (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``).  Each kind
+is an ``AgentCode``: how its argument is read (``parse``), how the agent is built (``make``), and whether a built
+agent may be kept and reseeded between games (``reusable``: building it is expensive, as loading a network, and
+``reset(seed)`` returns it to the state of a freshly built one).
+
+The kinds that need code from a higher layer register themselves from that layer: the ``blackangel_env.training``
+package registers ``policy:<path>`` and ``rllib:<path>`` when it is imported (``blackangel_env.training.agent_codes``),
+and declares them as entry points of the group ``blackangel_env.agents`` (``pyproject.toml``), which this registry
+loads the first time such a kind is asked for.  So ``make_agent("policy:runs/x")`` works after
+``import blackangel_env.agents`` alone, without this package importing ``blackangel_env.training``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .greedy import GreedyAgent
+from .heuristic import HeuristicAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+
+__all__ = ["AGENT_CODES", "ENTRY_POINT_GROUP", "AgentCode", "agent_code", "agent_codes", "make_agent",
+           "parse_agent_code", "register_agent_code"]
+
+ENTRY_POINT_GROUP = "blackangel_env.agents"
+
+
+@dataclass(frozen=True)
+class AgentCode:
+    """One kind of agent code.
+
+    ``parse(arg, code) -> options`` reads the part after ``kind:`` (``""`` when absent) and raises ``ValueError``
+    naming ``code`` when it is wrong; ``make(options, seed, code) -> agent`` builds the agent and raises
+    ``ValueError`` for what a user can fix (a missing extra, a file that is not a model)."""
+
+    kind: str
+    usage: str
+    make: Callable[[dict, int | None, str], Any]
+    parse: Callable[[str, str], dict] | None = None
+    reusable: bool = False
+
+
+_REGISTRY: dict[str, AgentCode] = {}
+
+
+def register_agent_code(spec: AgentCode, replace: bool = False) -> AgentCode:
+    """Add a kind of agent code; ``replace`` allows redefining one (else a second definition raises)."""
+    kind = spec.kind.lower()
+    if not kind or ":" in kind or kind != kind.strip():
+        raise ValueError(f"bad agent kind {spec.kind!r}")
+    old = _REGISTRY.get(kind)
+    if old is not None and old is not spec and not replace:
+        raise ValueError(f"agent kind {kind!r} is already registered")
+    _REGISTRY[kind] = spec
+    return spec
+
+
+def _entry_points() -> list:
+    from importlib.metadata import entry_points
+    try:
+        return list(entry_points(group=ENTRY_POINT_GROUP))
+    except Exception:                                   # broken metadata of another distribution: no plugins
+        return []
+
+
+def _from_entry_point(kind: str) -> AgentCode | None:
+    for ep in _entry_points():
+        if ep.name.lower() == kind:
+            spec = ep.load()
+            if not isinstance(spec, AgentCode):
+                raise TypeError(f"entry point {ep.name} = {ep.value} of {ENTRY_POINT_GROUP} is not an AgentCode")
+            return register_agent_code(spec, replace=True)
+    return None
+
+
+def agent_code(kind: str) -> AgentCode | None:
+    """The registered kind (loading its entry point if needed), or None."""
+    kind = kind.lower()
+    return _REGISTRY.get(kind) or _from_entry_point(kind)
+
+
+def agent_codes() -> tuple[str, ...]:
+    """The usage line of every known kind: the registered ones, then those only declared as entry points."""
+    usages = [spec.usage for spec in _REGISTRY.values()]
+    usages += [f"{ep.name}:..." for ep in _entry_points() if ep.name.lower() not in _REGISTRY]
+    return tuple(usages)
+
+
+def parse_agent_code(code: str) -> tuple[str, dict]:
+    """``code`` -> (kind, options); raises ValueError with a readable message for a bad code."""
+    if not isinstance(code, str) or not code.strip():
+        raise ValueError(f"empty agent code; expected one of {', '.join(agent_codes())}")
+    code = code.strip()
+    kind, _, arg = code.partition(":")
+    kind = kind.lower()
+    spec = agent_code(kind) if kind else None
+    if spec is None:
+        raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(agent_codes())}")
+    if spec.parse is None:
+        if arg:
+            raise ValueError(f"agent code {code!r}: {kind} takes no argument")
+        return kind, {}
+    return kind, spec.parse(arg.strip(), code)
+
+
+def make_agent(code: str, seed: int | None = None):
+    """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed``."""
+    kind, opts = parse_agent_code(code)
+    return _REGISTRY[kind].make(opts, seed, code.strip())
+
+
+# -- the agents of this package -----------------------------------------------------------------------------------
+
+def _mcts_parse(arg: str, code: str) -> dict:
+    if not arg:
+        return {"simulations": 100}
+    try:
+        n = int(arg)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"agent code {code!r}: mcts:<simulations> needs a positive integer")
+    return {"simulations": n}
+
+
+def _builtin(kind: str, cls, usage: str | None = None, parse=None) -> AgentCode:
+    return AgentCode(kind, usage or kind, lambda opts, seed, code: cls(seed=seed, **opts), parse)
+
+
+for _spec in (_builtin("random", RandomAgent), _builtin("greedy", GreedyAgent), _builtin("heuristic", HeuristicAgent),
+              _builtin("mcts", MCTSAgent, "mcts:<simulations>", _mcts_parse)):
+    register_agent_code(_spec)
+
+
+def __getattr__(name: str):
+    if name == "AGENT_CODES":
+        return agent_codes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

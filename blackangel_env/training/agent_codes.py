@@ -1,0 +1,66 @@
+"""The agent codes that play trained models, registered with ``blackangel_env.agents.codes`` from this side of the
+layers.
+
+* ``policy:<path>``: a MaskablePPO run directory (its best model) or model ``.zip`` (``PolicyAgent``; needs the
+  ``train`` extra: torch, stable-baselines3, sb3-contrib);
+* ``rllib:<path>``: an RLlib run directory, algorithm checkpoint or module directory (``RLlibAgent``; needs the
+  ``rllib`` extra).
+
+Importing ``blackangel_env.training`` registers them; ``pyproject.toml`` also declares them as entry points of the group
+``blackangel_env.agents`` (``POLICY``, ``RLLIB``), so ``blackangel_env.agents.make_agent("policy:...")`` finds them in
+an installed package without importing ``blackangel_env.training`` first.  This module is light: torch, SB3 and Ray are
+imported when an agent is built.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from blackangel_env.agents.codes import AgentCode, register_agent_code
+
+__all__ = ["POLICY", "RLLIB", "missing_extra"]
+
+
+def missing_extra(extra: str, modules: tuple[str, ...]) -> str | None:
+    """A message naming ``extra`` when one of ``modules`` is not installed, else None."""
+    absent = [m for m in modules if importlib.util.find_spec(m) is None]
+    if not absent:
+        return None
+    return (f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not installed: install the {extra!r} extra "
+            f"(pip install 'blackangel-env[{extra}]', or pip install -e '.[{extra}]' in a checkout)")
+
+
+def _policy_parse(arg: str, code: str) -> dict:
+    if not arg or not Path(arg).exists():
+        raise ValueError(f"agent code {code!r}: policy:<path> needs an existing run directory or model .zip")
+    return {"path": arg}
+
+
+def _policy_make(opts: dict, seed: int | None, code: str):
+    missing = missing_extra("train", ("torch", "stable_baselines3", "sb3_contrib"))
+    if missing:
+        raise ValueError(f"agent code {code!r}: {missing}")
+    from .policy_agent import PolicyAgent
+    return PolicyAgent(opts["path"], seed=seed)
+
+
+def _rllib_parse(arg: str, code: str) -> dict:
+    if not arg or not Path(arg).is_dir():
+        raise ValueError(f"agent code {code!r}: rllib:<path> needs an existing RLlib run, checkpoint or module "
+                         "directory")
+    return {"path": arg}
+
+
+def _rllib_make(opts: dict, seed: int | None, code: str):
+    if importlib.util.find_spec("ray") is None:
+        raise ValueError(f"agent code {code!r}: ray[rllib] is not installed: install the 'rllib' extra "
+                         "(pip install 'blackangel-env[rllib]', or pip install -e '.[rllib]' in a checkout)")
+    from .rllib_train import RLlibAgent
+    return RLlibAgent(opts["path"])
+
+
+POLICY = register_agent_code(AgentCode("policy", "policy:<checkpoint path>", _policy_make, _policy_parse,
+                                       reusable=True), replace=True)
+RLLIB = register_agent_code(AgentCode("rllib", "rllib:<checkpoint path>", _rllib_make, _rllib_parse,
+                                      reusable=True), replace=True)
