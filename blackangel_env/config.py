@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -70,3 +71,13 @@ class GameConfig:
         if unknown:
             raise ConfigError(f"config has unknown keys {sorted(unknown)}")
         return cls(**d)
+
+
+def positive_int_or_none(name: str, value: Any) -> int | None:
+    """``value`` as an int when it is a positive integer (numpy's included, bool not), None for None; anything
+    else raises a ValueError naming the option ``name``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return int(value)

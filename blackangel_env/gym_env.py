@@ -61,7 +61,7 @@ from gymnasium import spaces
 from . import actions as A
 from . import engine
 from .components import default_components, load_components
-from .config import GameConfig
+from .config import GameConfig, positive_int_or_none
 from .encoding import SeatEncoder, encode_observation, observation_high
 from .engine import IllegalActionError
 from .outcome import check_reward, margins, result_info, terminal_rewards
@@ -106,14 +106,6 @@ def _as_callable(policy: Any) -> Callable[[np.ndarray, np.ndarray, State], int]:
 UNSUPPORTED_RENDER_MODES = ("rgb_array", "rgb_array_list", "depth_array")
 
 
-def _positive_int_or_none(name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
-    return int(value)
-
-
 class BlackAngelSingleAgentEnv(gym.Env):
     """One learner seat of a Black Angel game; the other seats play inside ``step`` (module docstring)."""
 
@@ -139,7 +131,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
             raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
         if not np.isfinite(self.illegal_reward):
             raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
-        self.max_steps = _positive_int_or_none("max_steps", max_steps)
+        self.max_steps = positive_int_or_none("max_steps", max_steps)
         if render_mode in UNSUPPORTED_RENDER_MODES:
             gym.logger.warn(f"BlackAngel renders as text only (render modes {self.metadata['render_modes']}); "
                             f"render_mode={render_mode!r} is accepted and render() will return None")
@@ -299,7 +291,6 @@ class BlackAngelSingleAgentEnv(gym.Env):
     def _advance(self) -> float:
         """Play the other seats until the learner must decide or the game ends; the learner's VP reward."""
         s = self._state
-        reward = 0.0
         while not s.terminal and s.actor != self.seat:
             p = s.actor
             call = self._calls.get(p)

@@ -74,7 +74,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
-from .config import GameConfig
+from .config import GameConfig, positive_int_or_none
 from .encoding import SeatEncoder, _plan, encode_state, observation_high, state_size
 from .outcome import DEFAULT_REWARD_SCALE, REWARD_SCHEMES, check_reward, margins, result_info, terminal_rewards
 from .state import M_ACTOR, M_GAME_OVER, PHASE_NAMES, State
@@ -103,14 +103,6 @@ def render_mode_output(render_mode: str | None, s: State, viewer: int | None) ->
     return None
 
 
-def _positive_int_or_none(name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
-    return int(value)
-
-
 class raw_env(AECEnv, EzPickle):
     """The AEC environment without wrappers (see the module docstring)."""
 
@@ -134,8 +126,8 @@ class raw_env(AECEnv, EzPickle):
         self._comp: Components = load_components(components) if components else default_components()
         self.reward_scheme = reward
         self.reward_scale = check_reward(reward, reward_scale)
-        max_steps = _positive_int_or_none("max_steps", max_steps)
-        max_cycles = _positive_int_or_none("max_cycles", max_cycles)
+        max_steps = positive_int_or_none("max_steps", max_steps)
+        max_cycles = positive_int_or_none("max_cycles", max_cycles)
         self.max_steps = max_cycles if max_steps is None else max_steps
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "

@@ -45,7 +45,7 @@ from __future__ import annotations
 from blackangel_env.constants import ADV_TILE0, N_TECH, TE_VP
 from blackangel_env.scoring import advanced_tiles_detail
 from blackangel_env.state import (
-    BOT, M_END_TRIGGERED, M_GAME_OVER, M_N_STRIPS, M_RAV_DECK_N, M_ROUND, M_SOLO, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS,
+    BOT, M_END_TRIGGERED, M_GAME_OVER, M_RAV_DECK_N, M_ROUND, M_SOLO, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS,
     M_TRIGGER_ROUND, MC_SPACE, MC_TUCKED, N_M, TL_ADV_SPACE, TL_EJECTED, State,
 )
 
