@@ -57,7 +57,7 @@ _EFFECT_LONG = {
     "adjacent tile", TE_DRAW_MISSION: "draw a Mission card",
 }
 _BOOST_SHORT = ("vp@", "set3", "recol", "free")
-_BOOST_LONG = ("1 VP when you perform action {}", "set your {} die to 3", "change the colour of your {} die",
+_BOOST_LONG = ("2 VP when you perform action {}", "set your {} die to 3", "change the colour of your {} die",
                "reserve a {} die for free")
 _RAV_SHORT = ("damage next action", "damage die", "discard Mission", "discard Ravager", "robot on card")
 _ADV_SHORT = ("tiles", "ejected", "debris", "ravagers", "advanced", "in-space")

@@ -22,6 +22,7 @@ except ImportError:  # running from a checkout without an installed package
 
 from blackangel_env import engine
 from blackangel_env.components import default_components
+from blackangel_env import constants as C
 from blackangel_env.constants import N_MISSIONS, N_RAVAGERS, N_TILES
 from blackangel_env.render import (
     describe_mission, describe_ravager, describe_tile, mission_token, ravager_token, render, tile_token,
@@ -257,6 +258,9 @@ def test_descriptions_are_one_line():
             d = describe_tile(comp, t, boost)
             assert d.startswith(tile_token(t) + " ") and "\n" not in d
     assert describe_tile(comp, 0, False) != describe_tile(comp, 0, True)
+    # rulebook, Technology tiles' boost side: "Gain 2 VP when you perform the action indicated on this tile"
+    vp_boosts = [t for t in range(48) if comp.tile_boost[t] == C.BE_VP_ON_ACTION]
+    assert vp_boosts and all(" 2 VP when you perform action " in describe_tile(comp, t, True) for t in vp_boosts)
     # tokens never prefix one another
     toks = [mission_token(c) for c in range(N_MISSIONS)]
     assert not any(a != b and b.startswith(a) for a in toks for b in toks)
