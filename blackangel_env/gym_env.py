@@ -313,15 +313,20 @@ class BlackAngelSingleAgentEnv(gym.Env):
         return info
 
 
+# gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point") (and make_vec without a mode)
+VECTOR_ENTRY_POINT = "blackangel_env.vector:BlackAngelVectorEnv"
+
+
 def register_envs() -> None:
-    """Register ``BlackAngelSolo-v0`` and ``BlackAngel-v0`` with Gymnasium (idempotent)."""
+    """Register ``BlackAngelSolo-v0`` and ``BlackAngel-v0`` with Gymnasium, each with ``VECTOR_ENTRY_POINT`` as its
+    vector entry point (idempotent)."""
     registry = gym.envs.registration.registry
     if "BlackAngelSolo-v0" not in registry:
         gym.register(id="BlackAngelSolo-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
-                     kwargs={"num_players": 1})
+                     vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 1})
     if "BlackAngel-v0" not in registry:
         gym.register(id="BlackAngel-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
-                     kwargs={"num_players": 2})
+                     vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 2})
 
 
 register_envs()
