@@ -17,15 +17,16 @@ the single environment's info (``action_mask`` ``(N, 882)`` bool, ``illegal_acti
 of ``Discrete(882)``; anything else raises ``IllegalActionError`` (a ``ValueError``) before any game moves.  An id
 the mask forbids is handled per game as in the Gymnasium view (``illegal_reward``, ``info["illegal_action"]``).
 
-Autoreset.  ``autoreset_mode="next_step"`` (Gymnasium's ``AutoresetMode.NEXT_STEP``, the default, as
-``SyncVectorEnv``): the step after a game's last one resets that game (without a seed: the game's own generator
-draws it), ignores its action, and returns reward 0, not terminated, not truncated and the reset's observation and
-info.  The mask on a game's last step is all True (the Gymnasium view's rule), so a masked sampler always has a
-choice and no live game is ever handed an all-False mask.  ``autoreset_mode="same_step"`` (used by the
-Stable-Baselines3 adapter ``blackangel_env.training.sb3_vec_env``): a game that ends is reset in the same step; the
-returned observation, mask and info are the new game's, the last ones are in ``info["final_obs"]`` (object array,
-None for the games that did not end) and ``info["final_info"]`` (the stacked info of the games that ended), with
-their ``_final_obs`` / ``_final_info`` masks.  ``"disabled"`` is refused.
+Autoreset.  ``autoreset_mode=AutoresetMode.NEXT_STEP`` (``"NextStep"`` or ``"next_step"``), the default, as
+``SyncVectorEnv``; ``metadata["autoreset_mode"]`` says which: the step after a game's last one resets that game
+(without a seed: the game's own generator draws it), ignores its action, and returns reward 0, not terminated, not
+truncated and the reset's observation and info.  The mask on a game's last step is all True (the Gymnasium view's
+rule), so a masked sampler always has a choice and no live game is ever handed an all-False mask.
+``AutoresetMode.SAME_STEP`` (``"SameStep"`` or ``"same_step"``; the Stable-Baselines3 adapter
+``blackangel_env.training.sb3_vec_env`` uses it): a game that ends is reset in the same step; the returned
+observation, mask and info are the new game's, the last ones are in ``info["final_obs"]`` (object array, None for
+the games that did not end) and ``info["final_info"]`` (the stacked info of the games that ended), with their
+``_final_obs`` / ``_final_info`` masks.  ``AutoresetMode.DISABLED`` is refused.
 
 Seeding.  ``reset(seed=s)`` resets game i with seed ``s + i`` (a list of N seeds is also accepted; None draws
 fresh seeds): the same seeds and actions give the same trajectories as N separate ``gymnasium.make`` environments
@@ -55,6 +56,9 @@ __all__ = ["BlackAngelVectorEnv", "ENV_OPTIONS"]
 
 # the options of the single environment, which the vector environment passes to every game
 ENV_OPTIONS = tuple(p for p in inspect.signature(BlackAngelSingleAgentEnv.__init__).parameters if p != "self")
+# the autoreset modes supported, by Gymnasium's value and by name
+_AUTORESET_MODES = {"NextStep": AutoresetMode.NEXT_STEP, "next_step": AutoresetMode.NEXT_STEP,
+                    "SameStep": AutoresetMode.SAME_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
 class BlackAngelVectorEnv(VectorEnv):
@@ -69,12 +73,10 @@ class BlackAngelVectorEnv(VectorEnv):
         if unknown:
             raise TypeError(f"unknown option(s) {unknown} for BlackAngelVectorEnv; the options are "
                             f"num_envs, autoreset_mode and those of the single environment: {list(ENV_OPTIONS)}")
-        try:
-            mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            raise ValueError(f"autoreset_mode must be 'next_step' or 'same_step', got {autoreset_mode!r}") from None
-        if mode == AutoresetMode.DISABLED:
-            raise ValueError("autoreset_mode='disabled' is not supported: use 'next_step' (default) or 'same_step'")
+        mode = _AUTORESET_MODES.get(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be AutoresetMode.NEXT_STEP ('NextStep', 'next_step', the default) "
+                             f"or AutoresetMode.SAME_STEP ('SameStep', 'same_step'), got {autoreset_mode!r}")
         self.autoreset_mode = mode
         self.num_envs = int(num_envs)
         self.envs = [BlackAngelSingleAgentEnv(**options) for _ in range(self.num_envs)]
