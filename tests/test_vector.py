@@ -120,6 +120,7 @@ def test_table_with_opponent_policy_equals_separate_envs():
 def test_autoreset_masks_never_all_false_under_a_masked_sampler():
     envs = BlackAngelVectorEnv(4, max_steps=30)
     obs, info = envs.reset(seed=0)
+    envs.single_action_space.seed(0)
     rng = np.random.default_rng(1)
     ended = truncated = illegal = 0
     for _ in range(200):
@@ -134,7 +135,7 @@ def test_autoreset_masks_never_all_false_under_a_masked_sampler():
         illegal += int(info["illegal_action"].sum())
         # a finished game's mask is all True (the reset step ignores the action)
         assert info["action_mask"][term | trunc].all()
-    assert ended >= 2 and truncated >= 4 and illegal >= 50
+    assert ended >= 2 and truncated >= 4 and illegal >= 50, (ended, truncated, illegal)
 
 
 def test_same_step_autoreset():
