@@ -8,6 +8,9 @@ when ``blackangel_env`` is imported:
 * ``gymnasium.make("BlackAngel-v0", num_players=3, opponents=None)``: a table of 2-4 players, the others
   played by ``opponents`` (uniform random over legal actions by default).
 
+Both ids have ``blackangel_env.vector.BlackAngelVectorEnv`` (N games batched in one process) as their
+``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``.
+
 Spaces.  Observation: the learner's flat ``Box(0, high, (5692,), float32)`` view (``docs/observation.md``).
 Action: ``Discrete(882)`` (``docs/actions.md``).
 

@@ -96,11 +96,15 @@ class BlackAngelVectorEnv(VectorEnv):
 
     # -- Gymnasium VectorEnv API ----------------------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
-        """Reset every game: game i with ``seed + i`` (or ``seed[i]`` for a list; None: fresh seeds)."""
+        """Reset every game: game i with ``seed + i`` (or ``seed[i]`` for a list; None: fresh seeds).  The games take
+        no reset options: a non-empty ``options`` (``SyncVectorEnv``'s ``reset_mask`` included) raises ValueError."""
+        if options:
+            raise ValueError(f"BlackAngelVectorEnv.reset takes no options (every game is reset; reset_mask is not "
+                             f"supported), got {sorted(options)}")
         seeds = self._seeds(seed)
         infos = []
         for i, (env, s) in enumerate(zip(self.envs, seeds)):
-            self._obs[i], info = env.reset(seed=s, options=options)
+            self._obs[i], info = env.reset(seed=s)
             infos.append(info)
         self._terminations[:] = False
         self._truncations[:] = False

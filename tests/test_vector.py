@@ -224,6 +224,8 @@ def test_bad_inputs_are_refused_and_change_nothing():
             envs.step(actions)
     with pytest.raises(ValueError, match="seed"):
         envs.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="no options.*reset_mask"):
+        envs.reset(seed=1, options={"reset_mask": np.array([True, False])})
     assert np.array_equal(envs.action_masks(), info["action_mask"])
     out, ref = envs.step(good), twin.step(good)
     for x, y in zip(out[:4], ref[:4]):
