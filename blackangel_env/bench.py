@@ -11,7 +11,9 @@ object with ``--json``:
 * ``solo_games_per_s`` and ``hal_mean_vp_vs_random`` / ``random_mean_vp_vs_hal``: the solo game against Hal at
   standard difficulty with a uniformly random player (reported, not asserted);
 * with ``--env``: ``aec_steps_per_s`` (random play through the wrapped PettingZoo env, observation and mask
-  built at every step), ``observation_size`` and ``observation_us`` (``aec_steps_per_s``).
+  built at every step), ``observation_size`` and ``observation_us`` (``aec_steps_per_s``), and
+  ``vector_env_steps_per_s`` (``vector_env_steps_per_s``: 256 solo games in ``blackangel_env.vector``'s
+  ``BlackAngelVectorEnv``, observations and masks batched at every step, a random legal action per game).
 
 Usage: ``blackangel bench`` or ``python benchmarks/bench.py [--seconds 3] [--players 1,2,3,4] [--advanced] [--env]
 [--json]``.  ``aec_steps_per_s`` alone: ``python benchmarks/bench_env.py``.
@@ -30,6 +32,7 @@ from . import engine
 from .components import default_components
 from .encoding import encode_observation, observation_size
 from .pettingzoo_env import env as pettingzoo_env
+from .vector import BlackAngelVectorEnv
 
 
 def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0) -> dict:
@@ -136,12 +139,40 @@ def aec_steps_per_s(seconds: float = 3.0, players: tuple[int, ...] = (1, 2, 3, 4
     }
 
 
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action id per row of the ``(N, A)`` bool ``masks`` (each row has one)."""
+    counts = masks.sum(axis=1)
+    k = (rng.random(len(masks)) * counts).astype(np.int64)        # the k-th legal id of each row
+    return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1)
+
+
+def vector_env_steps_per_s(seconds: float = 3.0, num_envs: int = 256, advanced: bool = False,
+                           seed: int = 0) -> dict:
+    """Random legal play of ``num_envs`` solo games (standard Hal) through ``BlackAngelVectorEnv``: the batched
+    observations and masks built at every step, one uniformly random legal action per game from the step's masks.
+    ``vector_env_steps_per_s``: game steps per second (``num_envs`` per vector step; the next-step autoreset steps
+    included, as the vector environment takes them), the first ``reset`` included in the time."""
+    rng = np.random.default_rng(seed)
+    envs = BlackAngelVectorEnv(num_envs, num_players=1, advanced=advanced)
+    t0 = time.perf_counter()
+    t_end = t0 + seconds
+    _, info = envs.reset(seed=seed * 100_000)
+    steps = 0
+    while time.perf_counter() < t_end:
+        _, _, _, _, info = envs.step(random_legal(info["action_mask"], rng))
+        steps += num_envs
+    dt = time.perf_counter() - t0
+    envs.close()
+    return {"vector_env_steps_per_s": steps / dt, "vector_env_num_envs": num_envs}
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds of play per player count")
     ap.add_argument("--players", default="1,2,3,4", help="comma-separated player counts (1 = solo vs Hal)")
     ap.add_argument("--advanced", action="store_true", help="advanced rules")
-    ap.add_argument("--env", action="store_true", help="also measure the PettingZoo AEC environment")
+    ap.add_argument("--env", action="store_true",
+                    help="also measure the PettingZoo AEC environment and the Gymnasium vector environment")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
@@ -170,6 +201,8 @@ def main(argv: list[str] | None = None) -> dict:
         out["aec_steps_per_s"] = round(env_out["aec_steps_per_s"])
         out["observation_size"] = env_out["observation_size"]
         out["observation_us"] = round(env_out.get("observation_us") or 0, 1)
+        vec_out = vector_env_steps_per_s(seconds=args.seconds, advanced=args.advanced, seed=0)
+        out["vector_env_steps_per_s"] = round(vec_out["vector_env_steps_per_s"])
     if args.json:
         print(json.dumps(out))
     else:
@@ -185,6 +218,8 @@ def main(argv: list[str] | None = None) -> dict:
         if args.env:
             print(f"PettingZoo AEC env: {out['aec_steps_per_s']:,} steps/s with observation and mask; observation "
                   f"size {out['observation_size']}, {out['observation_us']} us each")
+            print(f"Gymnasium vector env, 256 solo games: {out['vector_env_steps_per_s']:,} game steps/s with "
+                  f"observations and masks")
     return out
 
 

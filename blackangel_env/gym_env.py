@@ -8,6 +8,9 @@ when ``blackangel_env`` is imported:
 * ``gymnasium.make("BlackAngel-v0", num_players=3, opponents=None)``: a table of 2-4 players, the others
   played by ``opponents`` (uniform random over legal actions by default).
 
+Both ids have ``blackangel_env.vector.BlackAngelVectorEnv`` (N games batched in one process) as their
+``vector_entry_point``: ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``.
+
 Spaces.  Observation: the learner's flat ``Box(0, high, (5692,), float32)`` view (``docs/observation.md``).
 Action: ``Discrete(882)`` (``docs/actions.md``).
 
@@ -313,15 +316,20 @@ class BlackAngelSingleAgentEnv(gym.Env):
         return info
 
 
+# gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point") (and make_vec without a mode)
+VECTOR_ENTRY_POINT = "blackangel_env.vector:BlackAngelVectorEnv"
+
+
 def register_envs() -> None:
-    """Register ``BlackAngelSolo-v0`` and ``BlackAngel-v0`` with Gymnasium (idempotent)."""
+    """Register ``BlackAngelSolo-v0`` and ``BlackAngel-v0`` with Gymnasium, each with ``VECTOR_ENTRY_POINT`` as its
+    vector entry point (idempotent)."""
     registry = gym.envs.registration.registry
     if "BlackAngelSolo-v0" not in registry:
         gym.register(id="BlackAngelSolo-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
-                     kwargs={"num_players": 1})
+                     vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 1})
     if "BlackAngel-v0" not in registry:
         gym.register(id="BlackAngel-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
-                     kwargs={"num_players": 2})
+                     vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 2})
 
 
 register_envs()

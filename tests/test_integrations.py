@@ -1,5 +1,6 @@
 """Issue 15 item 11: the recipes of docs/integrations.md, run exactly as written there: Gymnasium's vector
-environments with masks (async and sync), Stable-Baselines3's ``make_vec_env`` with MaskablePPO, PettingZoo's
+environments with masks (async and sync), the vector environment (``make_vec``'s vector entry point) and its
+Stable-Baselines3 adapter, Stable-Baselines3's ``make_vec_env`` with MaskablePPO, PettingZoo's
 ``turn_based_aec_to_parallel``, and (with the ``integrations`` extra) Tianshou and TorchRL."""
 
 from __future__ import annotations
@@ -49,6 +50,20 @@ def test_sb3_make_vec_env_maskable_ppo_recipe(capsys):
     pytest.importorskip("sb3_contrib")
     scope, out = _run("Stable-Baselines3: `make_vec_env` and MaskablePPO", capsys)
     assert scope["model"].num_timesteps >= 128 and "trained for" in out
+    scope["venv"].close()
+
+
+def test_gymnasium_vector_entry_point_recipe(capsys):
+    scope, out = _run("Gymnasium: N games in one vector environment", capsys)
+    assert type(scope["envs"]).__name__ == "BlackAngelVectorEnv"
+    assert scope["obs"].shape == (8, 5692) and scope["info"]["scores"].shape == (8, 1)
+    assert scope["finished"] >= 8 and "episodes finished" in out
+
+
+def test_sb3_vector_env_maskable_ppo_recipe(capsys):
+    pytest.importorskip("sb3_contrib")
+    scope, out = _run("Stable-Baselines3: MaskablePPO on the vector environment", capsys)
+    assert scope["model"].num_timesteps == 128 and "trained for 128 steps on 8 games" in out
     scope["venv"].close()
 
 
