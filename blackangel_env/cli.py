@@ -52,6 +52,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
+from .arguments import output_problem, seed as seed_arg
 from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
@@ -162,28 +163,12 @@ def _make_agent(code: str, seed: int | None):
     return make_agent(code, seed=seed)
 
 
-def _output_problem(path: str, option: str) -> str | None:
-    """Why ``path`` cannot be written as a file, or None; checked before any game is played."""
-    import os
-    from pathlib import Path
-    p = Path(path)
-    if p.is_dir():
-        return f"{option} {path} is a folder; give a file name"
-    folder = p.parent
-    if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        return f"{option} {path}: the folder {folder} {what}"
-    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        return f"{option} {path}: no permission to write it"
-    return None
-
-
 def _plot_problem(path: str) -> str | None:
     """Why ``--plot path`` cannot be drawn (missing extra, folder, unknown image format), or None."""
     missing = missing_extra("plot")
     if missing:
         return f"--plot {missing}"
-    problem = _output_problem(path, "--plot")
+    problem = output_problem(path, "--plot")
     if problem:
         return problem
     from pathlib import Path
@@ -208,7 +193,7 @@ def _eval(args: argparse.Namespace) -> int:
         return fail(f"--games must be at least 1, got {args.games}")
     if args.workers < 1:
         return fail(f"--workers must be at least 1, got {args.workers}")
-    problem = (args.json and _output_problem(args.json, "--json")) or (args.plot and _plot_problem(args.plot))
+    problem = (args.json and output_problem(args.json, "--json")) or (args.plot and _plot_problem(args.plot))
     if problem:
         return fail(problem)
     for c in dict.fromkeys(codes):
@@ -331,7 +316,7 @@ def _save_problem(path: str, option: str) -> str | None:
     """Why a game record cannot be saved to ``path`` (a missing folder, a folder, a file that is not a game
     record and would be overwritten), or None."""
     from pathlib import Path
-    problem = _output_problem(path, option)
+    problem = output_problem(path, option)
     if problem is None and Path(path).exists():
         try:
             load_record(path)
@@ -555,17 +540,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _seed(text: str) -> int:
-    """argparse type of a seed: a non-negative integer (numpy's generators take no negative seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed must be a non-negative integer, got {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``blackangel`` argument parser: every subcommand and option with its help line."""
     from . import __version__
@@ -579,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--config", metavar="FILE",
                    help="a game config YAML (configs/games/*.yaml); overrides --players, --advanced and --hal")
     d.add_argument("--players", type=int, default=3, help="1 (solo against Hal) to 4; default 3")
-    d.add_argument("--seed", type=_seed, default=1, help="game and move seed, a non-negative integer; default 1")
+    d.add_argument("--seed", type=seed_arg, default=1, help="game and move seed, a non-negative integer; default 1")
     d.add_argument("--advanced", action="store_true", help="use the advanced rules")
     d.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
                    help="Hal's difficulty (solo games only; default standard)")
@@ -603,7 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None, help="Hal's difficulty (solo; default standard)")
     e.add_argument("--advanced", action="store_true", help="use the advanced rules")
     e.add_argument("--games", type=int, required=True, help="number of games")
-    e.add_argument("--seed", type=_seed, required=True,
+    e.add_argument("--seed", type=seed_arg, required=True,
                    help="base seed, a non-negative integer (game g is seeded from (seed, g))")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     e.add_argument("--json", metavar="FILE", help="write the per-agent results as JSON")
@@ -623,7 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
                     help="Hal's difficulty (solo games only; default standard)")
     pl.add_argument("--advanced", action="store_true", default=None, help="use the advanced rules")
-    pl.add_argument("--seed", type=_seed, default=None, help="game seed, a non-negative integer; default 0")
+    pl.add_argument("--seed", type=seed_arg, default=None, help="game seed, a non-negative integer; default 0")
     pl.add_argument("--save", metavar="FILE", help="write the game record here after every decision")
     pl.add_argument("--load", metavar="FILE",
                     help="resume a saved game record (its own players, rules and seed) and keep saving to it")

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from blackangel_env.arguments import output_problem, seed as seed_arg
 from blackangel_env.agents.arena import play_batched, wilson_interval
 
 __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="Hal's difficulty (default: the run's config, else standard)")
     ap.add_argument("--advanced", default=None, action=argparse.BooleanOptionalAction,
                     help="advanced rules (default: the run's config, else base rules)")
-    ap.add_argument("--seed", type=int, default=0, help="game i is seeded seed + i (default 0)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="game i is seeded seed + i (default 0)")
     ap.add_argument("--which", default="best", choices=("best", "latest"),
                     help="for a run directory: best_model.zip (default) or the latest checkpoint")
     ap.add_argument("--stochastic", action="store_true", help="sample actions instead of the greedy policy")
@@ -108,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be >= 1")
+    problem = args.json and output_problem(args.json, "--json")
+    if problem:
+        ap.error(problem)
     from blackangel_env.extras import require_extra
     require_extra("train", "python -m blackangel_env.training.evaluate")
 

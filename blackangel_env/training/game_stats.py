@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from blackangel_env.arguments import output_problem, seed as seed_arg
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.constants import ACTION_KINDS, ADV_TILE0, COLOURS, HAL_DIFFICULTIES, N_TECH
@@ -463,7 +464,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hal", default="standard", choices=HAL_DIFFICULTIES, help="Hal's difficulty (solo)")
     ap.add_argument("--advanced", action="store_true", help="advanced rules")
     ap.add_argument("--games", type=int, required=True, help="number of games")
-    ap.add_argument("--seed", type=int, default=0, help="series seed (game g: seeds derived from (seed, g))")
+    ap.add_argument("--seed", type=seed_arg, default=0,
+                    help="series seed, a non-negative integer (game g: seeds derived from (seed, g))")
     ap.add_argument("--start", type=int, default=0, help="index of the first game (to split a series)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes")
     ap.add_argument("--out", required=True, help="output file: .csv or .jsonl, optionally .gz")
@@ -471,6 +473,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    problem = output_problem(args.out, "--out")
+    if problem:
+        ap.error(problem)
     try:
         codes = check_codes(args.players.split(","), args.hal)
     except ValueError as e:
