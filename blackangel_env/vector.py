@@ -67,6 +67,7 @@ class BlackAngelVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
                  **options: Any):
         super().__init__()
+        self.envs: list = []        # close() (also run by __del__ when a bad argument stops __init__) closes these
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         unknown = sorted(set(options) - set(ENV_OPTIONS))

@@ -279,3 +279,14 @@ def test_maskable_ppo_learns_on_the_sb3_adapter(training_sandbox):
     obs = venv.reset()
     actions, _ = model.predict(obs, action_masks=np.stack(venv.env_method("action_masks")), deterministic=True)
     assert all(venv.venv.action_masks()[i, a] for i, a in enumerate(actions))
+
+
+def test_a_refused_construction_leaves_nothing_that_fails_on_close():
+    """A bad argument stops ``__init__``; Gymnasium's ``VectorEnv.__del__`` then calls ``close()`` on the half-built
+    object, which must close quietly (here called directly, as ``__del__`` would)."""
+    for bad in ({"num_envs": 0}, {"num_envs": 2, "autoreset_mode": "disabled"}, {"num_envs": 2, "reward": "money"}):
+        env = BlackAngelVectorEnv.__new__(BlackAngelVectorEnv)
+        with pytest.raises(ValueError):
+            env.__init__(**bad)
+        env.close()
+        assert env.closed
