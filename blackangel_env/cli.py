@@ -61,6 +61,7 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 # The application layer: the agents (and the agent codes of blackangel_env/training/: policy:<path>, rllib:<path>)
 # sit above the environments and are imported here, never by the modules below (docs/architecture.md).
 from .agents import make_agent, parse_agent_code
+from .agents.codes import split_agent_codes
 from .agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
 from .training import agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
 
@@ -184,7 +185,7 @@ def _eval(args: argparse.Namespace) -> int:
     def fail(msg: str) -> int:
         return _error("eval", msg)
 
-    codes = [c.strip() for c in args.players.split(",")]
+    codes = split_agent_codes(args.players)
     if len(codes) > 4:
         return fail(f"at most 4 players, got {len(codes)} codes")
     if len(codes) > 1 and args.hal is not None:
@@ -424,7 +425,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
     n = config.num_players
     if not 0 <= args.seat < n:
         return fail("--seat must be 0 in a solo game" if n == 1 else f"--seat must be 0..{n - 1}")
-    codes = [c for c in args.opponents.split(",") if c] if args.opponents else []
+    codes = [c for c in split_agent_codes(args.opponents) if c] if args.opponents else []
     if codes and config.solo:
         return fail("--opponents names the bots of a 2-4 player game; in a solo game you play against Hal "
                     "(choose his difficulty with --hal)")

@@ -33,7 +33,7 @@ def _declared_entry_points() -> list[importlib.metadata.EntryPoint]:
 def bare_registry(monkeypatch):
     """The registry as ``import blackangel_env.agents`` alone leaves it (only this package's kinds), with
     pyproject.toml's entry points as the installed ones."""
-    builtin = {k: v for k, v in codes._REGISTRY.items() if k in ("random", "greedy", "heuristic", "mcts")}
+    builtin = {k: v for k, v in codes._REGISTRY.items() if k in ("random", "greedy", "heuristic", "mcts", "search")}
     monkeypatch.setattr(codes, "_REGISTRY", builtin)
     monkeypatch.setattr(codes, "_entry_points", _declared_entry_points)
     return builtin

@@ -1,6 +1,7 @@
 """Agent codes: the registry behind ``make_agent(code, seed)`` and ``parse_agent_code(code)``.
 
-A code is ``kind`` or ``kind:argument`` (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``).  Each kind
+A code is ``kind`` or ``kind:argument`` (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``,
+``search`` or ``search:key=value,...``).  Each kind
 is an ``AgentCode``: how its argument is read (``parse``), how the agent is built (``make``), and whether a built
 agent may be kept and reseeded between games (``reusable``: building it is expensive, as loading a network, and
 ``reset(seed)`` returns it to the state of a freshly built one).
@@ -22,9 +23,11 @@ from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .search import DEFAULTS as _SEARCH_DEFAULTS
+from .search import TurnSearchAgent
 
 __all__ = ["AGENT_CODES", "ENTRY_POINT_GROUP", "AgentCode", "agent_code", "agent_codes", "make_agent",
-           "parse_agent_code", "register_agent_code"]
+           "parse_agent_code", "register_agent_code", "split_agent_codes"]
 
 ENTRY_POINT_GROUP = "blackangel_env.agents"
 
@@ -107,6 +110,20 @@ def parse_agent_code(code: str) -> tuple[str, dict]:
     return kind, spec.parse(arg.strip(), code)
 
 
+def split_agent_codes(text: str) -> list[str]:
+    """The codes of a comma-separated list such as ``--players``: ``"search:worlds=2,depth=1,heuristic"`` is
+    ``["search:worlds=2,depth=1", "heuristic"]`` (an item ``key=value`` without a ``:`` continues the code before
+    it).  Items are stripped; empty items are kept as ``""`` for the caller to refuse."""
+    out: list[str] = []
+    for item in text.split(","):
+        item = item.strip()
+        if out and "=" in item and ":" not in item and ":" in out[-1]:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
 def make_agent(code: str, seed: int | None = None):
     """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed``."""
     kind, opts = parse_agent_code(code)
@@ -127,12 +144,40 @@ def _mcts_parse(arg: str, code: str) -> dict:
     return {"simulations": n}
 
 
+def _search_parse(arg: str, code: str) -> dict:
+    opts: dict = {}
+    if not arg:
+        return opts
+    for item in arg.split(","):
+        key, eq, value = (x.strip() for x in item.partition("="))
+        if key not in _SEARCH_DEFAULTS or not eq:
+            raise ValueError(f"agent code {code!r}: expected search:key=value,... with keys "
+                             f"{', '.join(_SEARCH_DEFAULTS)}; got {item.strip()!r}")
+        if key in opts:
+            raise ValueError(f"agent code {code!r}: {key} given twice")
+        if isinstance(_SEARCH_DEFAULTS[key], bool):
+            if value.lower() not in ("0", "1", "true", "false"):
+                raise ValueError(f"agent code {code!r}: {key} must be 0 or 1, got {value!r}")
+            opts[key] = value.lower() in ("1", "true")
+            continue
+        try:
+            n = int(value)
+        except ValueError:
+            n = -1
+        low = 0 if key == "depth" else 1
+        if n < low:
+            raise ValueError(f"agent code {code!r}: {key} must be an integer >= {low}, got {value!r}")
+        opts[key] = n
+    return opts
+
+
 def _builtin(kind: str, cls, usage: str | None = None, parse=None) -> AgentCode:
     return AgentCode(kind, usage or kind, lambda opts, seed, code: cls(seed=seed, **opts), parse)
 
 
 for _spec in (_builtin("random", RandomAgent), _builtin("greedy", GreedyAgent), _builtin("heuristic", HeuristicAgent),
-              _builtin("mcts", MCTSAgent, "mcts:<simulations>", _mcts_parse)):
+              _builtin("mcts", MCTSAgent, "mcts:<simulations>", _mcts_parse),
+              _builtin("search", TurnSearchAgent, "search[:worlds=N,keep=N,depth=N,omniscient=0|1]", _search_parse)):
     register_agent_code(_spec)
 
 

@@ -194,13 +194,17 @@ def complete_turn(s: State, turn: int) -> None:
 class HeuristicAgent(SearchAgent):
     """Plays whole turns with the plan of the module docstring; falls back to greedy where it has no rule."""
 
+    def _world(self, s: State, p: int) -> State:
+        """The world a decision is planned in: a determinization of ``s`` for seat ``p``."""
+        return determinize(s, p, self.rng)
+
     def _pick(self, cands: list[int]) -> int:
         return int(cands[int(self.rng.integers(len(cands)))])
 
     def choose(self, s: State, legal: list[int]) -> int:
         p = s.actor
         ph = s.phase
-        s = determinize(s, p, self.rng)          # plan in a sampled world: never on the hidden information
+        s = self._world(s, p)                    # plan in a sampled world: never on the hidden information
         if ph == PH_B_RESERVE and p == int(s.m[M_TURN_PLAYER]):
             return self._planned(s, p, legal)
         if ph in (PH_B_RESERVE, PH_SETUP_RESERVE):

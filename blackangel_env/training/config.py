@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from blackangel_env.agents import parse_agent_code
+from blackangel_env.agents.codes import split_agent_codes
 
 __all__ = ["ConfigError", "Key", "PPO_SCHEMA", "load_config", "parse_override", "apply_overrides",
            "validate", "flatten", "unflatten", "dump_config", "read_yaml"]
@@ -70,7 +71,7 @@ def _agent_code(v):
 
 def agent_code_list(text: str) -> list[str]:
     """The agent codes of a comma-separated config value (empty items dropped)."""
-    return [c.strip() for c in text.split(",") if c.strip()]
+    return [c for c in split_agent_codes(text) if c]
 
 
 def check_agent_code_list(text: str) -> str | None:

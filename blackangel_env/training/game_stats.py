@@ -73,6 +73,7 @@ from blackangel_env.state import (
 )
 
 from blackangel_env.agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
+from blackangel_env.agents.codes import split_agent_codes
 
 __all__ = ["FEATURES", "FIELDS", "LIST_FIELDS", "GameRecorder", "agent_label", "by_agent", "columns", "correlations",
            "features", "game_seeds", "load_rows", "main", "play_game", "play_games", "save_rows", "summary",
@@ -477,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         ap.error(problem)
     try:
-        codes = check_codes(args.players.split(","), args.hal)
+        codes = check_codes(split_agent_codes(args.players), args.hal)
     except ValueError as e:
         print(f"python -m blackangel_env.training.game_stats: {e}", file=sys.stderr)
         return 2

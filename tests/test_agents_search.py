@@ -1,0 +1,51 @@
+"""The ``search`` agent (blackangel_env.agents.search): its codes, its arguments, and what it plans on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blackangel_env import engine
+from blackangel_env.agents import make_agent, parse_agent_code
+from blackangel_env.agents.codes import split_agent_codes
+from blackangel_env.agents.search import DEFAULTS, TurnSearchAgent
+
+
+def test_search_codes():
+    assert parse_agent_code("search") == ("search", {})
+    assert parse_agent_code("search:worlds=2, depth=1") == ("search", {"worlds": 2, "depth": 1})
+    assert parse_agent_code("search:omniscient=1") == ("search", {"omniscient": True})
+    a = make_agent("search:worlds=3,keep=2", seed=1)
+    assert isinstance(a, TurnSearchAgent) and (a.worlds, a.keep, a.depth) == (3, 2, DEFAULTS["depth"])
+    for bad in ("search:worlds=0", "search:keep=-1", "search:depth=x", "search:omniscient=2", "search:foo=1",
+                "search:worlds", "search:worlds=2,worlds=3"):
+        with pytest.raises(ValueError, match="search"):
+            parse_agent_code(bad)
+    with pytest.raises(ValueError, match="worlds"):
+        TurnSearchAgent(worlds=0)
+
+
+def test_split_agent_codes_keeps_search_options_together():
+    assert split_agent_codes("search:worlds=2,depth=1,heuristic") == ["search:worlds=2,depth=1", "heuristic"]
+    assert split_agent_codes("heuristic, greedy") == ["heuristic", "greedy"]
+    assert split_agent_codes("random,,greedy") == ["random", "", "greedy"]
+
+
+def test_omniscient_plans_on_the_real_state_and_the_fair_search_does_not():
+    s = engine.new_game(num_players=1, seed=3)
+    fair, omni = TurnSearchAgent(seed=0), TurnSearchAgent(omniscient=True, seed=0)
+    assert np.array_equal(omni._world(s, 0).buf, s.buf)
+    assert not np.array_equal(fair._world(s, 0).buf, s.buf)      # Hal's deck and the future dice resampled
+
+
+def test_search_plays_a_whole_solo_game_reproducibly():
+    def play(seed):
+        s = engine.new_game(num_players=1, seed=seed)
+        agent = make_agent("search:worlds=2,keep=2", seed=seed)
+        actions = []
+        while not s.terminal:
+            a = agent.act(None, engine.legal_mask(s), s.copy())
+            engine.apply(s, a)
+            actions.append(a)
+        return actions, engine.final_scores(s)
+    assert play(4) == play(4)
