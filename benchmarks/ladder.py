@@ -83,6 +83,7 @@ def table() -> str:
             lo, hi = r["win_rate_ci95"]
             cells.append(f"{r['wins']}/{r['games']} wins ({100 * lo:.1f}-{100 * hi:.1f}%), "
                          f"{r['mean_vp']:.1f} VP, margin {r['mean_margin_vs_hal']:+.1f}"
+                         + (f", {r['mean_cpu_s']:.1f} s CPU/game" if "mean_cpu_s" in r else "")
                          + (" †" if r["derived_from"] else ""))
         lines.append(f"| {code} | " + " | ".join(cells) + " |")
     games = ", ".join(f"{g} games, seed {s}, {'advanced' if a else 'base'} rules" for g, s, a in sorted(meta))
@@ -91,7 +92,8 @@ def table() -> str:
         note = ("\n† the same seeded games as the played difficulty, Hal's final VP shifted by the difference in "
                 "starting VP (`benchmarks/ladder.py --derive`).\n")
     return (f"Solo games against Hal ({games}); win rate with its 95% Wilson interval, mean final VP and mean "
-            "margin against Hal.\n\n" + "\n".join(lines) + "\n" + note)
+            "margin against Hal (and, where recorded, the agent's CPU seconds per game: its own decisions, not "
+            "the engine's or Hal's turns).\n\n" + "\n".join(lines) + "\n" + note)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -112,10 +114,11 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"unknown Hal difficulty {bad[0]!r}; expected some of {', '.join(DIFFICULTIES)}")
     if args.derive and len(hals) != 1:
         ap.error("--derive needs exactly one played difficulty (--hal standard)")
+    from blackangel_env.agents.codes import split_agent_codes
     if args.run:
-        run(args.agents.split(","), args.games, args.seed, args.workers, hals)
+        run(split_agent_codes(args.agents), args.games, args.seed, args.workers, hals)
     if args.derive:
-        for agent in args.agents.split(","):
+        for agent in split_agent_codes(args.agents):
             derive(agent, hals[0])
     text = table()
     (RESULTS / "ladder.md").write_text("# Ladder against Hal\n\n" + text)

@@ -28,6 +28,7 @@ import math
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -175,13 +176,15 @@ def _one_torch_thread(active: bool):
 
 
 def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "standard", advanced: bool = False,
-               recorder: Callable[[State], Recorder] | None = None) -> dict[str, Any]:
+               recorder: Callable[[State], Recorder] | None = None, timing: bool = False) -> dict[str, Any]:
     """Play game ``game`` of a series seeded ``seed`` between agent codes (one code: solo against Hal at
     difficulty ``hal``; 2-4 codes: a table, seats rotated by ``seating``).
 
     Returns ``seats`` (the code of each seat), ``scores`` (final VP per seat), ``winners`` (seats), ``hal``
-    (Hal's final VP in a solo game, else None), ``rounds``, ``decisions``, ``game_seed`` and, with a
-    ``recorder``, ``record`` (what its ``finish`` returned)."""
+    (Hal's final VP in a solo game, else None), ``rounds``, ``decisions``, ``game_seed``, with ``timing``
+    ``cpu_s`` (the CPU seconds each seat's agent spent choosing its actions: its ``act`` calls, not the engine's
+    turns; a measurement, so two plays of the same game differ in it and only in it) and, with a ``recorder``,
+    ``record`` (what its ``finish`` returned)."""
     codes = list(codes)
     n = len(codes)
     seats = seating(codes, game)
@@ -189,10 +192,13 @@ def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "s
     s = engine.new_game(GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal), seed=game_seed)
     players = [_agent(code, agent_seeds[p]) for p, code in enumerate(seats)]
     rec = recorder(s) if recorder is not None else None
+    cpu = [0.0] * n
     with _one_torch_thread(any(_reusable(code) for code in codes)):
         while not s.terminal:
             p = s.actor
+            t0 = time.process_time()
             a = int(players[p].act(encode_observation(s, p), engine.legal_mask(s), s.copy()))
+            cpu[p] += time.process_time() - t0
             if rec is not None:
                 rec.before(s, a)
             engine.apply(s, a)
@@ -201,15 +207,17 @@ def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "s
     out = {"seats": seats, "scores": engine.final_scores(s), "winners": engine.winners(s),
            "hal": int(s.vp[BOT]) if n == 1 else None, "rounds": int(s.m[M_ROUND]),
            "decisions": int(s.m[M_DECISIONS]), "game_seed": game_seed}
+    if timing:
+        out["cpu_s"] = cpu
     if rec is not None:
         out["record"] = rec.finish(s)
     return out
 
 
 def _match_task(task: tuple) -> dict[str, Any]:
-    codes, game, seed, hal, advanced, recorder = task
+    codes, game, seed, hal, advanced, recorder, timing = task
     try:
-        return play_match(codes, game, seed, hal, advanced, recorder)
+        return play_match(codes, game, seed, hal, advanced, recorder, timing)
     except Exception as e:                      # name the game, so that it can be replayed alone
         raise RuntimeError(f"game {game} of seed {seed} ({','.join(codes)}, Hal {hal}) failed: "
                            f"{type(e).__name__}: {e}") from e
@@ -229,14 +237,15 @@ def check_codes(codes: Sequence[str], hal: str = "standard") -> list[str]:
 
 def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "standard", advanced: bool = False,
                  workers: int = 1, start: int = 0, progress: bool | dict = False,
-                 recorder: Callable[[State], Recorder] | None = None) -> list[dict[str, Any]]:
+                 recorder: Callable[[State], Recorder] | None = None, timing: bool = False) -> list[dict[str, Any]]:
     """Games ``start .. start + games - 1`` of a series (``play_match``), in ``workers`` processes
     (``worker_pool``; the results do not depend on it), in game order.  ``progress``: a tqdm bar on stderr
-    (a dict: tqdm's options).  A ``recorder`` factory must be picklable to run in workers (a class is)."""
+    (a dict: tqdm's options).  A ``recorder`` factory must be picklable to run in workers (a class is).
+    ``timing``: each result has ``cpu_s`` (``play_match``)."""
     codes = check_codes(codes, hal)
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
-    tasks = [(codes, g, seed, hal, advanced, recorder) for g in range(start, start + games)]
+    tasks = [(codes, g, seed, hal, advanced, recorder, timing) for g in range(start, start + games)]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -269,12 +278,15 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per agent code (codes at several seats pooled), from ``play_match`` results: ``games``, ``wins`` (ties
     share the victory: each tied winner counts a win; solo: more VP than Hal), ``win_rate``, ``win_rate_ci95``
     (``wilson_interval``), ``mean_vp``, ``std_vp``, ``mean_margin_vs_hal`` (solo), ``mean_rounds``,
-    ``mean_decisions``, and the per-game lists ``vp`` (and ``hal_vp`` in solo games)."""
+    ``mean_decisions``, ``mean_cpu_s`` (results played with ``timing``: the agent's CPU seconds a game), and the per-game lists ``vp`` (and ``hal_vp`` in solo games)."""
     per: dict[str, dict] = {}
     for r in results:
         for p, code in enumerate(r["seats"]):
-            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "hal": [], "rounds": [], "decisions": []})
+            d = per.setdefault(code, {"vp": [], "wins": 0, "margin": [], "hal": [], "rounds": [], "decisions": [],
+                                      "cpu": []})
             d["vp"].append(r["scores"][p])
+            if "cpu_s" in r:
+                d["cpu"].append(r["cpu_s"][p])
             d["wins"] += int(p in r["winners"])
             if r["hal"] is not None:
                 d["margin"].append(r["scores"][p] - r["hal"])
@@ -292,6 +304,8 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             row["mean_margin_vs_hal"] = float(np.mean(d["margin"]))
         row["mean_rounds"] = float(np.mean(d["rounds"]))
         row["mean_decisions"] = float(np.mean(d["decisions"]))
+        if d["cpu"]:
+            row["mean_cpu_s"] = float(np.mean(d["cpu"]))
         row["vp"] = [int(x) for x in d["vp"]]
         if d["hal"]:
             row["hal_vp"] = [int(x) for x in d["hal"]]
