@@ -253,3 +253,18 @@ def test_summary_by_source(tmp_path, capsys):
     assert data["hal_vp_by_source"]["ejected"] == pytest.approx(np.mean([r["hal_vp_ejected"] for r in rows]))
     text = capsys.readouterr().out
     assert "VP by source:" in text and "Hal's VP" in text
+
+
+def test_the_engine_gives_hal_vp_where_hal_vp_causes_knows():
+    """The call sites that give Hal VP (``hal_gain``, ``gain_vp(s, BOT, ...)``), counted per engine file: one more
+    is a new cause, to be given its row in ``HAL_VP_CAUSES`` (and its count here) before it lands in ``other``.
+    (Hal's damaged-die penalty goes through ``gain_vp(s, seat, ...)`` in dice.py, shared with the players.)"""
+    from pathlib import Path
+    engine_dir = Path(engine.__file__).parent
+    found = {}
+    for path in sorted(engine_dir.glob("*.py")):
+        n = len(re.findall(r"^(?!\s*def )(?!\s*#).*\b(?:hal_gain\(|gain_vp\(s, BOT\b)", path.read_text(),
+                           flags=re.M))
+        if n:
+            found[path.name] = n
+    assert found == {"black_angel.py": 1, "core.py": 2, "hal.py": 7, "sequence_a.py": 1}
