@@ -264,7 +264,7 @@ def test_the_engine_gives_hal_vp_where_hal_vp_causes_knows():
     found = {}
     for path in sorted(engine_dir.glob("*.py")):
         n = len(re.findall(r"^(?!\s*def )(?!\s*#).*\b(?:hal_gain\(|gain_vp\(s, BOT\b)", path.read_text(),
-                           flags=re.M))
+                           flags=re.MULTILINE))
         if n:
             found[path.name] = n
     assert found == {"black_angel.py": 1, "core.py": 2, "hal.py": 7, "sequence_a.py": 1}

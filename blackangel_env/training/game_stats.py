@@ -62,10 +62,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import re
 import gzip
 import io
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -116,8 +116,8 @@ HAL_VP_CAUSES: tuple[tuple[str, str, str], ...] = (
     ("free_activation", r"free activation of his Mission card \d+",
      "engine.hal.hal_free_activation, from activation._finish_mission (the player used his card)"),
     ("unable", r"unable to act: .+",
-     "engine.hal._unable (3 VP), from _hal_action (die value 0), _hal_discover, _hal_repair, _hal_destroy, "
-     "_hal_command"),
+     ("engine.hal._unable (3 VP), from _hal_action (die value 0), _hal_discover, _hal_repair, _hal_destroy, "
+      "_hal_command")),
     ("no_die", r"no \w+ or \w+ die available", "engine.hal.hal_turn (3 VP: neither colour of his card)"),
     ("trade", r"player_\d+ bought Hal's die", "engine.sequence_a._do_a2_die (1 VP, SRC_TRADE)"),
     ("penalty", r"rolled a damaged \w+ die",
@@ -186,7 +186,8 @@ class GameRecorder:
     """Counts every seat's decisions: a recorder of ``blackangel_env.agents.arena.play_match`` (``before`` / ``after``
     each action: what the action does is read from the state before it and, for the cards drawn, after it), or call
     ``apply(state, action)`` instead of ``engine.apply``.  ``rows()`` once the game is over gives the per-seat
-    rows (without the game and agent columns)."""
+    rows (without the game and agent columns).  In a solo game it turns on the state's log (``state.log = []``) if
+    the game keeps none, to sort Hal's VP by cause (``HAL_VP_CAUSES``); the log changes nothing in the game."""
 
     def __init__(self, state: State):
         self.n = state.num_players
