@@ -1,7 +1,7 @@
 """Logged games for analysis: play seeded games with agents and record one row per (game, seat).
 
     python -m blackangel_env.training.game_stats --players heuristic --hal standard --games 2000 --seed 0 \\
-        --out results/games_heuristic.csv.gz [--workers 2]
+        --out results/games_heuristic.csv.gz [--workers 2] [--summary results/games_heuristic.json]
     python -m blackangel_env.training.game_stats --players heuristic,greedy,random --games 300 --seed 0 --out tables.csv
 
 Players are agent codes (``blackangel_env.agents.make_agent``: ``random``, ``greedy``, ``heuristic``, ``mcts:<N>``,
@@ -17,8 +17,15 @@ A row (``FIELDS`` lists the columns in order; ``LIST_FIELDS`` are lists of integ
   Ravager deck);
 * the seat and its result: ``agent`` (code), ``seat``, ``won`` (solo: more VP than Hal; a table: among the
   tied best), ``vp`` (final VP), ``vp_<source>`` for every source of ``scoring.score_breakdown``
-  (``state.VP_SOURCES``; they add up to ``vp``), ``hal_vp`` (solo), ``margin`` (solo: vp - Hal's VP; a table:
-  vp - the best other seat's VP);
+  (``state.VP_SOURCES``; they add up to ``vp``), ``hal_vp`` (solo), ``hal_vp_<source>`` (solo; empty at a table)
+  for every source of ``HAL_VP_SOURCES``, adding up to ``hal_vp``: ``start`` (his starting VP by difficulty),
+  ``discover``, ``repair``, ``destroy`` (his actions, by the weighting of his cards), ``mission_reward`` (the
+  reward of a Mission card he places by Command), ``comet`` (his card placed on a comet), ``ejected`` (his cards
+  ejected by the Black Angel), ``free_activation`` (the player activated his card), ``unable`` (an action he
+  could not take), ``no_die`` (neither colour of his card available), ``trade`` (the player bought his die),
+  ``penalty`` (damaged dice he rolled) and ``other`` (a cause none of ``HAL_VP_CAUSES`` matches: 0 today); they
+  are read from the game's log, which the recorder turns on in solo games (it changes nothing in the game),
+  ``margin`` (solo: vp - Hal's VP; a table: vp - the best other seat's VP);
 * what the seat decided, counted from the actions it took (``blackangel_env.actions``):
 
   - turns: ``turns``, ``seq_a``, ``reboots`` (Sequence B: reroll, reset, advance), ``reboots_forced`` (B when
@@ -40,8 +47,12 @@ A row (``FIELDS`` lists the columns in order; ``LIST_FIELDS`` are lists of integ
   - ``blk_<block>``: how many actions of each block of the action table the seat took;
   - goods left at the end: ``end_res``, ``end_ships``, ``end_debris``, ``end_robots_break``.
 
+The command line prints per agent the win rate, mean VP and margin, and the mean VP by source of the agent and
+(solo) of Hal; ``--summary FILE.json`` writes the same (``source_summary``).
+
 Rows are saved as CSV or JSON lines (``.csv``, ``.jsonl``, either with ``.gz``), read back by ``load_rows``;
-``columns(rows)`` turns them into numpy arrays; ``by_agent``, ``summary``, ``vp_by_source``, ``FEATURES`` /
+``columns(rows)`` turns them into numpy arrays; ``by_agent``, ``summary``, ``vp_by_source``,
+``hal_vp_by_source``, ``FEATURES`` /
 ``features`` (per-game rates and shares of the choices above) and ``correlations`` are the analysis helpers of
 ``notebooks/strategy_study.ipynb`` and ``notebooks/training_report.ipynb``.  numpy and the standard library
 only.
@@ -54,6 +65,7 @@ import csv
 import gzip
 import io
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -69,22 +81,83 @@ from blackangel_env.constants import ACTION_KINDS, ADV_TILE0, COLOURS, HAL_DIFFI
 from blackangel_env.scoring import score_breakdown
 from blackangel_env.state import (
     BOT, M_DIE_COLOUR0, M_DIE_VALUE, M_ROUND, M_SPES_REACHED, M_TURN_PLAYER,
-    MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, TL_EJECTED, VP_SOURCES, State,
+    MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, SRC_START, TL_EJECTED, VP_SOURCES, State,
 )
 
 from blackangel_env.agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
 from blackangel_env.agents.codes import split_agent_codes
 
-__all__ = ["FEATURES", "FIELDS", "LIST_FIELDS", "GameRecorder", "agent_label", "by_agent", "columns", "correlations",
-           "features", "game_seeds", "load_rows", "main", "play_game", "play_games", "save_rows", "summary",
+__all__ = ["FEATURES", "FIELDS", "HAL_VP_CAUSES", "HAL_VP_SOURCES", "LIST_FIELDS", "GameRecorder", "agent_label",
+           "by_agent", "columns", "correlations", "features", "game_seeds", "hal_vp_by_source", "hal_vp_causes",
+           "load_rows", "main", "play_game", "play_games", "save_rows", "source_summary", "summary",
            "vp_by_source"]
 
 _BLOCKS = [name for name, _, _ in A.BLOCKS]
 _KIND_OF_ACTION: tuple[int, ...] | None = None      # board action -> kind (components), filled on first use
 
+# -- Hal's VP by cause -----------------------------------------------------------------------------------------
+# Hal's VP (solo) all land in few ``vp_src`` sources (SRC_START, SRC_HAL, SRC_TRADE, SRC_PENALTY), but every change
+# goes through ``engine.core.gain_vp``, which logs "Hal <+n> VP (<cause>) -> <new>" when the game keeps a log.
+# The recorder turns the log on for solo games (it changes no game: the log is no part of the state buffer and
+# no rule reads it) and sorts the changes by the cause.  One row per kind of change: the column suffix, the
+# pattern the whole cause matches, and the engine function that emits it.  A change whose cause matches none
+# lands in ``hal_vp_other`` (tests/test_game_stats.py asserts it stays 0 over seeded games).
+HAL_VP_CAUSES: tuple[tuple[str, str, str], ...] = (
+    ("discover", r"Discover: \d+ tile\(s\), \d+ Advanced",
+     "engine.hal._hal_discover -> core.hal_gain (tiles by the weighting of his cards)"),
+    ("repair", r"Repair: \d+ cube\(s\) become debris",
+     "engine.hal._hal_repair -> core.hal_gain (debris by the weighting)"),
+    ("destroy", r"Destroy: \d+ Ravager card\(s\)",
+     "engine.hal._hal_destroy -> core.hal_gain (Ravager cards by the weighting)"),
+    ("mission_reward", r"reward of Mission card \d+",
+     "engine.hal._hal_command -> missions.place_mission -> core.gain_goods -> core.hal_gain (his card's reward)"),
+    ("comet", r"his Mission card lies on a comet", "engine.hal._hal_command (3 VP)"),
+    ("ejected", r"his Mission card \d+ is ejected", "engine.black_angel.advance_black_angel (3 VP a card)"),
+    ("free_activation", r"free activation of his Mission card \d+",
+     "engine.hal.hal_free_activation, from activation._finish_mission (the player used his card)"),
+    ("unable", r"unable to act: .+",
+     ("engine.hal._unable (3 VP), from _hal_action (die value 0), _hal_discover, _hal_repair, _hal_destroy, "
+      "_hal_command")),
+    ("no_die", r"no \w+ or \w+ die available", "engine.hal.hal_turn (3 VP: neither colour of his card)"),
+    ("trade", r"player_\d+ bought Hal's die", "engine.sequence_a._do_a2_die (1 VP, SRC_TRADE)"),
+    ("penalty", r"rolled a damaged \w+ die",
+     "engine.dice._roll_dice / _take_supply_die via hal._hal_sequence_b (-1 VP, SRC_PENALTY)"),
+)
+_HAL_CAUSE_RES = tuple((name, re.compile(pattern)) for name, pattern, _ in HAL_VP_CAUSES)
+_HAL_VP_LINE = re.compile(r"Hal ([+-]\d+) VP \((.*)\) -> (\d+)")
+# hal_vp_<source>: his starting VP (by difficulty), each cause above, and the rest; they add up to hal_vp.
+HAL_VP_SOURCES = ("start",) + tuple(name for name, _, _ in HAL_VP_CAUSES) + ("other",)
+
+
+def hal_vp_causes(log: Iterable[str], start_vp: int) -> tuple[dict[str, int], list[str]]:
+    """Hal's VP changes in the lines of a game's log, summed by ``HAL_VP_CAUSES`` (keys: their names and
+    ``other``), and the causes that matched none.  A change counts what his VP really moved (the logged new
+    value less the one before, from ``start_vp``: a loss is clipped at 0)."""
+    out = {name: 0 for name, _, _ in HAL_VP_CAUSES}
+    out["other"] = 0
+    unknown: list[str] = []
+    prev = start_vp
+    for line in log:
+        if not line.startswith("Hal "):
+            continue
+        m = _HAL_VP_LINE.fullmatch(line)
+        if m is None:
+            continue
+        cause, new = m.group(2), int(m.group(3))
+        delta, prev = new - prev, new
+        for name, pattern in _HAL_CAUSE_RES:
+            if pattern.fullmatch(cause):
+                out[name] += delta
+                break
+        else:
+            out["other"] += delta
+            unknown.append(cause)
+    return out, unknown
+
+
 GAME_FIELDS = ["game", "game_seed", "players", "hal", "advanced", "rounds", "decisions", "spes_reached"]
 RESULT_FIELDS = (["agent", "seat", "won", "vp"] + [f"vp_{src}" for src in VP_SOURCES]
-                 + ["hal_vp", "margin"])
+                 + ["hal_vp"] + [f"hal_vp_{src}" for src in HAL_VP_SOURCES] + ["margin"])
 COUNT_FIELDS = (
     ["own_decisions", "turns", "seq_a", "reboots", "reboots_forced", "passes", "first_reboot_round",
      "reboot_dice_left", "reboot_pips_lost", "reserves"]
@@ -102,6 +175,7 @@ COUNT_FIELDS = (
 LIST_FIELDS = ("reboot_rounds",)
 FIELDS = GAME_FIELDS + RESULT_FIELDS + COUNT_FIELDS + list(LIST_FIELDS)
 _STR_FIELDS = {"agent", "hal"}
+_HAL_FIELDS = ("hal_vp",) + tuple(f"hal_vp_{src}" for src in HAL_VP_SOURCES)     # empty at a table
 
 
 def _kind_of_action(s: State) -> tuple[int, ...]:
@@ -112,7 +186,8 @@ class GameRecorder:
     """Counts every seat's decisions: a recorder of ``blackangel_env.agents.arena.play_match`` (``before`` / ``after``
     each action: what the action does is read from the state before it and, for the cards drawn, after it), or call
     ``apply(state, action)`` instead of ``engine.apply``.  ``rows()`` once the game is over gives the per-seat
-    rows (without the game and agent columns)."""
+    rows (without the game and agent columns).  In a solo game it turns on the state's log (``state.log = []``) if
+    the game keeps none, to sort Hal's VP by cause (``HAL_VP_CAUSES``); the log changes nothing in the game."""
 
     def __init__(self, state: State):
         self.n = state.num_players
@@ -122,6 +197,14 @@ class GameRecorder:
         self.reboot_rounds: list[list[int]] = [[] for _ in range(self.n)]
         self._kinds = _kind_of_action(state)
         self._where_before = state.mc_where.copy()
+        # Solo: Hal's VP by cause are read from the log (HAL_VP_CAUSES); turn it on if the game keeps none.
+        self._solo = bool(state.config.solo)
+        self._log_from = 0
+        self._hal_vp0 = int(state.vp[BOT])
+        if self._solo:
+            if state.log is None:
+                state.log = []
+            self._log_from = len(state.log)
 
     def apply(self, s: State, a: int) -> None:
         """Record ``a`` and apply it (``before``, ``engine.apply``, ``after``)."""
@@ -212,6 +295,17 @@ class GameRecorder:
         game column that only the final state holds (``spes_reached``)."""
         return {"rows": self.rows(s), "spes_reached": int(bool(s.m[M_SPES_REACHED]))}
 
+    def hal_sources(self, s: State) -> dict[str, int]:
+        """Solo: ``hal_vp_<source>`` (``HAL_VP_SOURCES``) from the log since the recorder began; ``other`` also
+        takes whatever of his VP the log does not account for, so that they add up to his VP."""
+        causes, _ = hal_vp_causes(s.log[self._log_from:] if s.log is not None else (), self._hal_vp0)
+        start = int(s.vp_src[BOT, SRC_START])
+        out = {"hal_vp_start": start}
+        for name, _, _ in HAL_VP_CAUSES:
+            out[f"hal_vp_{name}"] = causes[name]
+        out["hal_vp_other"] = int(s.vp[BOT]) - start - sum(causes[name] for name, _, _ in HAL_VP_CAUSES)
+        return out
+
     def rows(self, s: State) -> list[dict[str, Any]]:
         if not s.terminal:
             raise ValueError("the game is not over")
@@ -225,9 +319,11 @@ class GameRecorder:
                 r[f"vp_{src}"] = breakdown[p][src]
             if s.config.solo:
                 r["hal_vp"] = int(s.vp[BOT])
+                r.update(self.hal_sources(s))
                 r["margin"] = scores[p] - int(s.vp[BOT])
             else:
                 r["hal_vp"] = ""
+                r.update({f"hal_vp_{src}": "" for src in HAL_VP_SOURCES})
                 r["margin"] = scores[p] - max(v for q, v in enumerate(scores) if q != p)
             c = dict(self.c[p])
             mc = s.mc_where.tolist()
@@ -338,8 +434,9 @@ def load_rows(paths: str | Path | Iterable[str | Path]) -> list[dict[str, Any]]:
                 for line in f:
                     if line.strip():
                         r = json.loads(line)
-                        if r.get("hal_vp") == "":
-                            r["hal_vp"] = None
+                        for k in _HAL_FIELDS:
+                            if r.get(k) == "":
+                                r[k] = None
                         out.append(r)
             else:
                 for r in csv.DictReader(f):
@@ -393,6 +490,29 @@ def summary(cols: dict[str, np.ndarray]) -> dict[str, float]:
 def vp_by_source(cols: dict[str, np.ndarray]) -> dict[str, float]:
     """Mean VP per game from each source of ``state.VP_SOURCES`` (they add up to the mean final VP)."""
     return {src: float(np.mean(cols[f"vp_{src}"])) for src in VP_SOURCES}
+
+
+def hal_vp_by_source(cols: dict[str, np.ndarray]) -> dict[str, float]:
+    """Hal's mean VP per solo game from each of ``HAL_VP_SOURCES`` (they add up to his mean final VP); nan
+    without solo games (or rows logged before these columns)."""
+    out = {}
+    for src in HAL_VP_SOURCES:
+        x = cols.get(f"hal_vp_{src}")
+        out[src] = float(np.nanmean(x)) if x is not None and np.isfinite(x).any() else float("nan")
+    return out
+
+
+def source_summary(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """{agent code: ``summary`` of its rows with ``vp_by_source`` (the agent's) and ``hal_vp_by_source``}, in the
+    order the agents first appear: what the command line prints and writes with ``--summary``."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(str(r["agent"]), []).append(r)
+    out = {}
+    for code, mine in groups.items():
+        cols = columns(mine)
+        out[code] = dict(summary(cols), vp_by_source=vp_by_source(cols), hal_vp_by_source=hal_vp_by_source(cols))
+    return out
 
 
 def _safe_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -470,13 +590,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="index of the first game (to split a series)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes")
     ap.add_argument("--out", required=True, help="output file: .csv or .jsonl, optionally .gz")
+    ap.add_argument("--summary", help="also write the summary per agent (win rate, mean VP, mean VP by source for "
+                                      "the agent and for Hal) as JSON to this file")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    problem = output_problem(args.out, "--out")
-    if problem:
-        ap.error(problem)
+    for opt, value in (("--out", args.out), ("--summary", args.summary)):
+        problem = output_problem(value, opt) if value is not None else None
+        if problem:
+            ap.error(problem)
     try:
         codes = check_codes(split_agent_codes(args.players), args.hal)
     except ValueError as e:
@@ -490,10 +613,21 @@ def main(argv: list[str] | None = None) -> int:
     agents = sorted({r["agent"] for r in rows})
     print(f"{args.games} games ({', '.join(agents)}; {'solo vs Hal ' + args.hal if len(codes) == 1 else 'tables'})"
           f" in {seconds:.1f} s with {args.workers} worker(s): {len(rows)} rows -> {path}")
+    summ = source_summary(rows)
     for code in agents:
-        mine = [r for r in rows if r["agent"] == code]
-        print(f"  {code:<14} win rate {np.mean([r['won'] for r in mine]):.3f}  mean VP "
-              f"{np.mean([r['vp'] for r in mine]):.2f}  mean margin {np.mean([r['margin'] for r in mine]):+.2f}")
+        sm = summ[code]
+        print(f"  {code:<14} win rate {sm['win_rate']:.3f}  mean VP {sm['mean_vp']:.2f}  mean margin "
+              f"{sm['mean_margin']:+.2f}")
+        print("    VP by source:  " + ", ".join(f"{k} {v:.2f}" for k, v in sm["vp_by_source"].items() if v))
+        if len(codes) == 1:
+            print(f"    Hal's VP {sm['mean_hal_vp']:.2f} by source: "
+                  + ", ".join(f"{k} {v:.2f}" for k, v in sm["hal_vp_by_source"].items() if v))
+    if args.summary:
+        out = {"command": {k: v for k, v in vars(args).items() if k != "quiet"}, "seconds": seconds,
+               "agents": {code: summ[code] for code in agents}}
+        spath = Path(args.summary)
+        spath.write_text(json.dumps(out, indent=1, allow_nan=True) + "\n", encoding="utf-8")
+        print(f"  summary -> {spath}")
     return 0
 
 
