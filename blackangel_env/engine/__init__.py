@@ -16,7 +16,8 @@ turn) is resolved here.  Rule decisions taken where the rulebook is silent or am
 Phases are small integers (``state.PH_*``); the decision in progress lives in the scalar registers
 ``state.m[M_*]``, so a state is fully described by its buffer and generator.  Handlers are plain functions that
 read and write the numpy views.  The modules, bottom layer first (each imports only modules listed before it;
-``docs/engine.md`` describes them): ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
+``docs/engine.md`` describes them): ``ship_moves`` (where a ship can end its move: compiled by the build,
+``blackangel_env._compiled``), ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
 ``position``, ``phases`` (the phase table and the entry points); the end of the game and scoring (``end``),
 ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
@@ -29,7 +30,7 @@ from __future__ import annotations
 from .. import actions as A  # noqa: F401 - ``engine.A`` as before
 from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` as before
 from . import (
-    core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
+    ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
     a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions, sequence_a, setup,
     visibility,
 )
@@ -54,7 +55,7 @@ __all__ = [
     "place_mission", "resample_hidden", "reset_board", "score_breakdown", "seat_name", "winners",
 ]
 
-_MODULES = (core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
+_MODULES = (ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
             rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions,
             sequence_a, setup, visibility)
 
