@@ -14,8 +14,8 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# gcc flags: -O1 measured as fast as -O2 for this code at less compile time (docs/engine_core.md, "Step 2"); no
-# debug information.
+# gcc flags (docs/engine_core.md, "Step 2: the build"): -O1 compiled ship_moves in 3.3 s of CPU against 4.4 s at
+# -O2, for a call of 2.5 against 2.1 us; no debug information.
 CFLAGS = ["-O1", "-g0"]
 
 
