@@ -6,7 +6,9 @@ Public functions:
 * ``legal_actions(state)`` -> sorted list of action ids; ``legal_mask(state)`` -> int8 mask over the table;
 * ``apply(state, action)`` mutates the state, or raises ``IllegalActionError`` and leaves it untouched
   (``apply_unchecked`` skips the check for an action taken from ``legal_actions``);
-* ``final_scores(state)`` / ``winners(state)`` once ``state.terminal``.
+* ``final_scores(state)`` / ``winners(state)`` once ``state.terminal``;
+* ``rollouts(states, seed)`` plays copies of states to the end under random play and returns the final scores
+  (``playout``).
 
 Every decision the rules leave to a player is an action (see ``actions.py``); every automatic step (damage,
 Ravager arrival, display pushes, the Black Angel's advance, ejection, the end-game trigger, final scoring, Hal's
@@ -22,7 +24,8 @@ read and write the numpy views.  The modules, bottom layer first (each imports o
 ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
 ``repair``, ``destroy``, ``activation``, ``board_actions``); Sequence A's decisions (``sequence_a``);
-``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``).
+``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``); batched play
+(``playout``: ``rollouts``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` a
 from . import (
     ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
     a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions, sequence_a, setup,
-    visibility,
+    visibility, playout,
 )
 from .black_angel import advance_black_angel
 from .core import SEQ_A, SEQ_B, SEQ_NONE, IllegalActionError, gain_goods, gain_vp, hal_gain, seat_name
@@ -42,6 +45,7 @@ from .end import advanced_tiles_detail, final_scores, finish_game, is_final_turn
 from .hal import hal_free_activation, hal_turn
 from .missions import place_mission
 from .phases import apply, apply_unchecked, legal_actions, legal_mask
+from .playout import rollouts
 from .sequence_b import reset_board
 from .setup import new_game
 from .visibility import resample_hidden
@@ -52,12 +56,12 @@ __all__ = [
     "FLIP", "SEQ_A", "SEQ_B", "SEQ_NONE", "IllegalActionError", "a2_possible", "advance_black_angel",
     "advanced_tiles_detail", "apply", "apply_unchecked", "final_scores", "finish_game", "gain_goods", "gain_vp",
     "hal_free_activation", "hal_gain", "hal_turn", "is_final_turn", "legal_actions", "legal_mask", "new_game",
-    "place_mission", "resample_hidden", "reset_board", "score_breakdown", "seat_name", "winners",
+    "place_mission", "resample_hidden", "reset_board", "rollouts", "score_breakdown", "seat_name", "winners",
 ]
 
 _MODULES = (ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
             rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions,
-            sequence_a, setup, visibility)
+            sequence_a, setup, visibility, playout)
 
 
 def __getattr__(name: str):
