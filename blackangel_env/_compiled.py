@@ -126,7 +126,8 @@ def status() -> dict[str, str]:
     out = {}
     for name in COMPILED_MODULES:
         mod = importlib.import_module(name)
-        out[name] = "compiled" if is_compiled(mod) else _reasons.get(name, "interpreted")
+        reason = _reasons.get(name, "")
+        out[name] = "compiled" if is_compiled(mod) else reason if reason.startswith("interpreted") else "interpreted"
     return out
 
 

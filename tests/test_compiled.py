@@ -100,7 +100,8 @@ def _fake_package(tmp_path: Path, marker: bytes | None) -> tuple[_compiled._Find
     return _compiled._Finder(False, str(tmp_path)), src
 
 
-def test_an_extension_of_this_source_is_chosen(tmp_path):
+def test_an_extension_of_this_source_is_chosen(tmp_path, monkeypatch):
+    monkeypatch.setattr(_compiled, "_reasons", {})     # the fake layout's reasons are not this process's
     src = tmp_path / "engine" / "ship_moves.py"
     src.parent.mkdir()
     src.write_text("X = 1\n")
@@ -116,7 +117,8 @@ def test_an_extension_of_this_source_is_chosen(tmp_path):
 
 
 @pytest.mark.parametrize("marker", [_compiled.MARKER + b"0" * 64 + b";", None], ids=["other-source", "no-marker"])
-def test_a_stale_extension_falls_back_to_the_source_with_a_warning(tmp_path, marker):
+def test_a_stale_extension_falls_back_to_the_source_with_a_warning(tmp_path, marker, monkeypatch):
+    monkeypatch.setattr(_compiled, "_reasons", {})
     finder, src = _fake_package(tmp_path, marker)
     with pytest.warns(RuntimeWarning, match="was built from another version of .*using the .py"):
         spec = finder.find_spec(NAME)
@@ -185,3 +187,26 @@ def test_destinations_refuses_a_bad_board():
         ship_moves.destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], nb[:60], 40, 0, 0, 0, 1, 2, True)
     with pytest.raises(ValueError, match="must cover"):
         ship_moves.destinations(s.buf, len(s.buf) - 3, f["hex_ship"][1], nb, 10, 0, 0, 0, 1, 2, True)
+
+
+def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
+    """End to end: a copy of the package whose ship_moves.py was edited after the build imports the .py, with a
+    warning, and still plays."""
+    if not _compiled.is_compiled(ship_moves):
+        pytest.skip(f"ship_moves is not compiled here ({_compiled.status()[NAME]})")
+    import shutil
+
+    shutil.copytree(ROOT / "blackangel_env", tmp_path / "blackangel_env",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    src = tmp_path / "blackangel_env" / "engine" / "ship_moves.py"
+    src.write_text(src.read_text() + "\n# edited after the build\n")
+    code = ("from blackangel_env import _compiled, engine\n"
+            "print(_compiled.status())\n"
+            "print(engine.rollouts(engine.new_game(num_players=2, seed=1), seed=1).shape)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert "RuntimeWarning: blackangel_env.engine.ship_moves: the extension" in r.stderr
+    assert "was built from another version" in r.stderr
+    assert f"'{NAME}': 'interpreted (stale extension ship_moves{EXT})'" in r.stdout
+    assert r.stdout.strip().endswith("(1, 2)")
