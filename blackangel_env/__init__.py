@@ -5,10 +5,14 @@ package ``engine``, one module per rule area, docs/engine.md; ``scoring`` and ``
 their old paths) -> encodings and masks -> environment adapters -> agents and training.
 """
 
-from .actions import NUM_ACTIONS, action_to_string, decode, encode
-from .config import GameConfig
-from .engine import IllegalActionError, apply, final_scores, legal_actions, legal_mask, new_game, winners
-from .state import State
+from . import _compiled
+
+_compiled.install()          # before any compiled module is imported: picks the .so or the .py (see _compiled)
+
+from .actions import NUM_ACTIONS, action_to_string, decode, encode  # noqa: E402
+from .config import GameConfig  # noqa: E402
+from .engine import IllegalActionError, apply, final_scores, legal_actions, legal_mask, new_game, winners  # noqa: E402
+from .state import State  # noqa: E402
 
 __version__ = "0.1.0"
 

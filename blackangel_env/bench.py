@@ -8,6 +8,9 @@ object with ``--json``:
 * ``engine_decisions_per_s_by_players``: the same per player count ("1" = solo against Hal);
 * ``engine_games_per_s``: complete games per second (set-up included), by player count;
 * ``state_copy_us``: microseconds to copy a mid-game state;
+* ``rollout_decisions_per_s``: decisions per second of ``engine.rollouts`` (batches of 16 new games per player
+  count played to the end under uniform random play; today a Python loop over the engine, see
+  ``engine.playout``), and ``compiled_modules``: the modules running compiled (``blackangel_env._compiled``);
 * ``solo_games_per_s`` and ``hal_mean_vp_vs_random`` / ``random_mean_vp_vs_hal``: the solo game against Hal at
   standard difficulty with a uniformly random player (reported, not asserted);
 * with ``--env``: ``aec_steps_per_s`` (random play through the wrapped PettingZoo env, observation and mask
@@ -28,7 +31,7 @@ import time
 
 import numpy as np
 
-from . import engine
+from . import _compiled, engine
 from .components import default_components
 from .encoding import encode_observation, observation_size
 from .pettingzoo_env import env as pettingzoo_env
@@ -73,6 +76,26 @@ def copy_cost(n: int = 20000) -> float:
     for _ in range(n):
         s.copy()
     return (time.perf_counter() - t0) / n * 1e6
+
+
+def rollout_decisions_per_s(seconds: float = 3.0, players: tuple[int, ...] = (1, 2, 3, 4), advanced: bool = False,
+                            seed: int = 0, batch: int = 16) -> float:
+    """Decisions per second of ``engine.rollouts`` over batches of ``batch`` new games (set up outside the
+    timing), about ``seconds / len(players)`` seconds per player count."""
+    decisions = 0
+    spent = 0.0
+    for n in players:
+        t_end = time.perf_counter() + seconds / len(players)
+        b = 0
+        while time.perf_counter() < t_end:
+            states = [engine.new_game(num_players=n, advanced=advanced, seed=seed * 100_000 + b * batch + i)
+                      for i in range(batch)]
+            t0 = time.perf_counter()
+            _, k = engine.rollouts(states, seed=seed * 100_000 + b, return_decisions=True)
+            spent += time.perf_counter() - t0
+            decisions += int(k.sum())
+            b += 1
+    return decisions / spent
 
 
 def _aec_play(num_players: int, seconds: float, advanced: bool, seed: int) -> tuple[int, float]:
@@ -187,6 +210,9 @@ def main(argv: list[str] | None = None) -> dict:
         "engine_games_per_s": {str(n): round(r["games_per_s"], 1) for n, r in by.items()},
         "decisions_per_game": {str(n): round(r["decisions_per_game"], 1) for n, r in by.items()},
         "state_copy_us": round(copy_cost(), 2),
+        "rollout_decisions_per_s": round(rollout_decisions_per_s(args.seconds * len(counts), tuple(counts),
+                                                                 args.advanced)),
+        "compiled_modules": list(_compiled.compiled()),
         "advanced": args.advanced,
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -212,6 +238,8 @@ def main(argv: list[str] | None = None) -> dict:
         for n, r in by.items():
             print(f"{n:>8} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} {r['decisions_per_game']:>15.1f}")
         print(f"all: {out['engine_decisions_per_s']:,} decisions/s; state copy {out['state_copy_us']} us")
+        print(f"rollouts: {out['rollout_decisions_per_s']:,} decisions/s; compiled modules: "
+              f"{', '.join(out['compiled_modules']) or 'none'}")
         if 1 in by:
             print(f"solo vs Hal (standard), random player: {out['solo_games']} games, Hal {out['hal_mean_vp_vs_random']} "
                   f"VP vs player {out['random_mean_vp_vs_hal']} VP on average")

@@ -21,8 +21,9 @@ from blackangel_env import engine, hal, scoring
 from blackangel_env.state import PHASE_NAMES, PH_GAME_OVER
 
 PKG = Path(engine.__file__).parent
-BOTTOM = ("core", "decks", "dice", "space", "position", "phases")
-ALLOWED_OUTSIDE = {"actions", "board", "components", "config", "constants", "state"}   # below the engine
+BOTTOM = ("ship_moves", "core", "decks", "dice", "space", "position", "phases")
+ALLOWED_OUTSIDE = {"actions", "board", "components", "config", "constants", "state",   # below the engine
+                   "_cython_shim"}     # the interpreted stand-in for ``cython`` (blackangel_env._compiled)
 
 
 def _imports(path: Path) -> tuple[set[str], set[str]]:

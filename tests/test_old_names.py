@@ -37,11 +37,14 @@ def test_the_wheel_ships_only_blackangel_env():
         import tomllib
     except ImportError:                                 # Python 3.10
         tomllib = pytest.importorskip("tomli")
-    hatch = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]
-    wheel = hatch["targets"]["wheel"]
-    assert wheel["packages"] == ["blackangel_env"]
-    # nothing else that would put the old names (or other files) into the wheel
-    assert not {"include", "only-include", "force-include", "sources"} & (set(wheel) | set(hatch))
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert setuptools["packages"] == {"find": {"include": ["blackangel_env", "blackangel_env.*"]}}
+    # nothing else that would put the old names (or other files) into the wheel: the package's data files only,
+    # and the build (setup.py) adds extensions of blackangel_env modules only
+    assert set(setuptools) <= {"packages", "package-data", "exclude-package-data"}
+    assert setuptools["package-data"] == {"blackangel_env": ["data/*"]}
+    from blackangel_env._compiled import COMPILED_MODULES
+    assert all(m.startswith("blackangel_env.") for m in COMPILED_MODULES)
     assert (ROOT / "blackangel_env" / "agents" / "__init__.py").is_file()
     assert (ROOT / "blackangel_env" / "training" / "__init__.py").is_file()
 

@@ -6,7 +6,9 @@ Public functions:
 * ``legal_actions(state)`` -> sorted list of action ids; ``legal_mask(state)`` -> int8 mask over the table;
 * ``apply(state, action)`` mutates the state, or raises ``IllegalActionError`` and leaves it untouched
   (``apply_unchecked`` skips the check for an action taken from ``legal_actions``);
-* ``final_scores(state)`` / ``winners(state)`` once ``state.terminal``.
+* ``final_scores(state)`` / ``winners(state)`` once ``state.terminal``;
+* ``rollouts(states, seed)`` plays copies of states to the end under random play and returns the final scores
+  (``playout``).
 
 Every decision the rules leave to a player is an action (see ``actions.py``); every automatic step (damage,
 Ravager arrival, display pushes, the Black Angel's advance, ejection, the end-game trigger, final scoring, Hal's
@@ -16,12 +18,14 @@ turn) is resolved here.  Rule decisions taken where the rulebook is silent or am
 Phases are small integers (``state.PH_*``); the decision in progress lives in the scalar registers
 ``state.m[M_*]``, so a state is fully described by its buffer and generator.  Handlers are plain functions that
 read and write the numpy views.  The modules, bottom layer first (each imports only modules listed before it;
-``docs/engine.md`` describes them): ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
+``docs/engine.md`` describes them): ``ship_moves`` (where a ship can end its move: compiled by the build,
+``blackangel_env._compiled``), ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
 ``position``, ``phases`` (the phase table and the entry points); the end of the game and scoring (``end``),
 ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
 ``repair``, ``destroy``, ``activation``, ``board_actions``); Sequence A's decisions (``sequence_a``);
-``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``).
+``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``); batched play
+(``playout``: ``rollouts``).
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ from __future__ import annotations
 from .. import actions as A  # noqa: F401 - ``engine.A`` as before
 from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` as before
 from . import (
-    core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
+    ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard, rounds,
     a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions, sequence_a, setup,
-    visibility,
+    visibility, playout,
 )
 from .black_angel import advance_black_angel
 from .core import SEQ_A, SEQ_B, SEQ_NONE, IllegalActionError, gain_goods, gain_vp, hal_gain, seat_name
@@ -41,6 +45,7 @@ from .end import advanced_tiles_detail, final_scores, finish_game, is_final_turn
 from .hal import hal_free_activation, hal_turn
 from .missions import place_mission
 from .phases import apply, apply_unchecked, legal_actions, legal_mask
+from .playout import rollouts
 from .sequence_b import reset_board
 from .setup import new_game
 from .visibility import resample_hidden
@@ -51,12 +56,12 @@ __all__ = [
     "FLIP", "SEQ_A", "SEQ_B", "SEQ_NONE", "IllegalActionError", "a2_possible", "advance_black_angel",
     "advanced_tiles_detail", "apply", "apply_unchecked", "final_scores", "finish_game", "gain_goods", "gain_vp",
     "hal_free_activation", "hal_gain", "hal_turn", "is_final_turn", "legal_actions", "legal_mask", "new_game",
-    "place_mission", "resample_hidden", "reset_board", "score_breakdown", "seat_name", "winners",
+    "place_mission", "resample_hidden", "reset_board", "rollouts", "score_breakdown", "seat_name", "winners",
 ]
 
-_MODULES = (core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
+_MODULES = (ship_moves, core, decks, dice, space, position, phases, end, ravagers, missions, black_angel, hal, die_uses, guard,
             rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation, board_actions,
-            sequence_a, setup, visibility)
+            sequence_a, setup, visibility, playout)
 
 
 def __getattr__(name: str):

@@ -13,7 +13,7 @@ from ..state import (
 
 from .core import _log, seat_name
 from .decks import _hand_missions
-from .space import _add_ship, _can_place_at, _destinations, _occupancy_ok, _own_ship_hexes, _passable, _remove_ship
+from .space import _add_ship, _can_place_at, _destinations, _occupancy_ok, _own_ship_hexes, _remove_ship
 from .phases import register
 from .missions import place_mission
 from .a3 import _a3
@@ -36,12 +36,11 @@ def _legal_ship_select(s: State) -> list[int]:
                 and _occupancy_ok(s, ba, p, -1)):
             out.append(A.LAUNCH_SHIP)
         return out
-    passable = _passable(s)
     for h in _own_ship_hexes(s, p):
-        if _destinations(s, p, h, rmin, rmax, True, passable):
+        if _destinations(s, p, h, rmin, rmax, True):
             out.append(A.SELECT_SHIP + h)
     launch = []
-    if s.ships.item(p) >= 1 and s.robots_break.item(p) >= 1 and _destinations(s, p, ba, rmin, rmax, False, passable):
+    if s.ships.item(p) >= 1 and s.robots_break.item(p) >= 1 and _destinations(s, p, ba, rmin, rmax, False):
         launch = [A.LAUNCH_SHIP]
     if command:
         return out + launch

@@ -58,7 +58,7 @@ def _command_ok(s: State, p: int, colour: int, ev: int, eff: int, pos: _Position
         for g in nb[ba]:
             if passable[g] and pos.free_for(g, p):
                 return True
-        return ev >= 2 and bool(_destinations(s, p, ba, 1, ev, False, passable))
+        return ev >= 2 and bool(_destinations(s, p, ba, 1, ev, False))
     # A star die: no move, but a Mission card must be placed (Command steps 2-4; rules-notes B2, D2).
     if s.hand_mc.item(p, colour) < 1 or robots < 1:
         return False

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import black_angel_hex, distances, neighbours
+from ..board import black_angel_hex, neighbours
 from ..components import Components
-from ..constants import T_ASTEROID
 from ..state import BOT, M_N_STRIPS, State, _views
+
+from .ship_moves import destinations
 
 
 _STRIP_HEXES: dict[int, tuple[Components, np.ndarray]] = {}
@@ -77,14 +78,6 @@ def _ship_to_supply(s: State, h: int, p: int) -> None:
         s.robots_supply[p] += 1
 
 
-def _passable(s: State) -> list[bool]:
-    n = s.m.item(M_N_STRIPS) * 5
-    ter = s.hex_terrain[:n].tolist()
-    out = list(map(T_ASTEROID.__ne__, ter))     # [t != T_ASTEROID for t in ter], the loop in C
-    out[black_angel_hex(s.m.item(M_N_STRIPS))] = True   # the Black Angel's shields (Command step 1)
-    return out
-
-
 def _occupancy_ok(s: State, h: int, p: int, moving_from: int, hs: list[int] | None = None) -> bool:
     """At most 2 ships per hex, of different players (Command step 1).  ``hs``: ``hex_ship`` as a flat list."""
     if hs is None:
@@ -99,26 +92,30 @@ def _occupancy_ok(s: State, h: int, p: int, moving_from: int, hs: list[int] | No
     return cnt < 2 and own == 0
 
 
-def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: bool,
-                  passable: list[bool] | None = None) -> list[int]:
-    """Hexes a ship (already at ``start`` if ``existing``, else launched from the Black Angel's hex) can end
-    on after moving between rmin and rmax hexes.  Moving out and back counts as a move (rules-notes D4)."""
-    if passable is None:
-        passable = _passable(s)
+def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: bool) -> list[int]:
+    """Hexes, ascending, a ship (already at ``start`` if ``existing``, else launched from the Black Angel's hex)
+    can end on after moving between rmin and rmax hexes.  Moving out and back counts as a move (rules-notes D4).
+    The search is ``ship_moves.destinations`` (compiled by the build)."""
     n_strips = s.m.item(M_N_STRIPS)
-    dist = distances(n_strips, start, passable, rmax)
-    moving_from = start if existing else -1
-    hs = s.hex_ship.ravel().tolist()            # one list for all the occupancy checks
-    out = []
-    for h, d in dist.items():
-        if h == start:
-            ok = rmin == 0 or (rmax >= 2 and any(passable[g] for g in neighbours(n_strips)[start]))
-        else:
-            ok = d >= rmin
-        if ok and _occupancy_ok(s, h, p, moving_from, hs):
-            out.append(h)
-    out.sort()
-    return out
+    f = s._fields
+    return destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], _neighbour_table(n_strips), n_strips * 5,
+                        black_angel_hex(n_strips), p, start, rmin, rmax, existing)
+
+
+_NEIGHBOUR_TABLE: dict[int, np.ndarray] = {}
+
+
+def _neighbour_table(n_strips: int) -> np.ndarray:
+    """The neighbours of each hex of a board of n_strips as one int16 array, 6 entries per hex, -1 padded (the
+    table ``ship_moves.destinations`` reads): a constant, built once."""
+    t = _NEIGHBOUR_TABLE.get(n_strips)
+    if t is None:
+        t = np.full((n_strips * 5, 6), -1, dtype=np.int16)
+        for h, adj in enumerate(neighbours(n_strips)):
+            t[h, :len(adj)] = adj
+        t = _NEIGHBOUR_TABLE[n_strips] = t.ravel()
+        t.flags.writeable = False
+    return t
 
 
 def _can_place_at(s: State, h: int, colour: int) -> bool:

@@ -1,0 +1,83 @@
+"""The few names of the ``cython`` module that the package's pure-Python-mode sources use, for running them
+interpreted where Cython is not installed (Cython is needed only to build, not at run time).
+
+Each compiled module's source imports ``cython`` and falls back to this module (the way SQLAlchemy's pure-mode
+modules do); compiled, Cython reads the annotations and decorators, and this module is not used.  Interpreted,
+the types are markers, the decorators return their function unchanged, ``declare`` gives a variable its initial
+value (a list of zeros for a C array such as ``cython.int[64]``), and ``compiled`` is False.  Only the names
+listed here exist: a source that uses another name fails at import, which the tests' interpreted import of each
+compiled module catches.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+compiled = False
+
+
+class _Type:
+    """A C type name (``cython.int``): ``T[n]`` is a C array of n, ``T[:]`` a typed memoryview, ``T(x)`` a cast;
+    ``cython.const[T]`` the same type, read-only."""
+
+    def __init__(self, name: str, cast=None, length: int | None = None):
+        self.name = name
+        self.cast = cast
+        self.length = length
+
+    def __getitem__(self, key):
+        if isinstance(key, builtins.int):
+            return _Type(f"{self.name}[{key}]", None, key)
+        return _Type(f"{self.name}[:]")
+
+    def __call__(self, x):
+        if self.cast is None:
+            raise TypeError(f"cython.{self.name} is not a cast")
+        return self.cast(x)
+
+    def __repr__(self) -> str:
+        return f"cython.{self.name}"
+
+
+int = _Type("int", builtins.int)  # noqa: A001 - cython.int
+short = _Type("short", builtins.int)
+long = _Type("long", builtins.int)
+Py_ssize_t = _Type("Py_ssize_t", builtins.int)
+bint = _Type("bint", builtins.bool)
+void = _Type("void")
+
+
+class _Const:
+    """``cython.const[T]``: T, read-only."""
+
+    def __getitem__(self, t: _Type) -> _Type:
+        if not isinstance(t, _Type):
+            raise TypeError(f"cython.const needs a cython type, not {t!r}")
+        return _Type(f"const {t.name}", t.cast, t.length)
+
+
+const = _Const()
+
+
+def declare(t, value=None):
+    """``cython.declare(T)`` / ``cython.declare(T, value)``: the variable's value interpreted (a list of zeros
+    for a C array)."""
+    if not isinstance(t, _Type):
+        raise TypeError(f"cython.declare needs a cython type, not {t!r}")
+    if t.length is not None:
+        return [0] * t.length
+    return value
+
+
+def _identity(f):
+    return f
+
+
+cfunc = ccall = inline = _identity
+
+
+def boundscheck(flag: bool):
+    return _identity
+
+
+wraparound = initializedcheck = cdivision = boundscheck

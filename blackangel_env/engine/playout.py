@@ -1,0 +1,85 @@
+"""Batched play to the end of the game: ``rollouts(states, seed)``, the entry point for the evaluation of
+positions by search and for learning (issue 13, item 6).
+
+Today this is a Python loop over the engine's ``legal_actions`` and ``apply_unchecked``, at the engine's speed
+(``blackangel bench`` reports ``rollout_decisions_per_s``); it is the entry point that a loop inside the compiled
+core will replace, with the same arguments and results.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..state import BOT, M_GAME_OVER, M_SOLO, State
+
+from .end import final_scores
+from .phases import _legal_list, apply_unchecked
+
+POLICIES = ("random",)
+
+
+def rollouts(states: State | Sequence[State], seed: int | None = None, policy: str = "random", *,
+             max_decisions: int = 100_000, return_decisions: bool = False):
+    """Play a copy of each state to the end of the game under ``policy`` and return the final scores.
+
+    * ``states``: a ``State`` or a non-empty sequence of them, all with the same number of players.  They are
+      not changed: each is copied (without its log) and the copy is played.
+    * ``seed``: a non-negative int (or None for fresh entropy).  ``numpy.random.SeedSequence(seed)`` is spawned
+      into one child per state, in order; each copy gets a chance generator (dice, shuffles: ``State.reseed``)
+      and a policy generator from its child.  So the result is reproducible for a given seed, does not depend
+      on the states' own generators, and copies of one position give independent futures.  What the buffer
+      already holds (the order of the decks) is kept: use ``resample_hidden`` first to sample hidden
+      information.
+    * ``policy``: ``"random"``, uniform over the legal actions at every decision (Hal plays by its rules).
+    * ``max_decisions``: a bound on the decisions of one game (a game of the engine ends far below it); a game
+      still going after it raises RuntimeError.
+
+    Returns a float64 array (N, seats): the final VP of each player (``final_scores``), and for a solo game
+    (one player against Hal) a second column with Hal's VP.  A state already over gives its scores unchanged.
+    With ``return_decisions`` it returns ``(scores, decisions)``, decisions an int64 array (N,) of the actions
+    applied in each game.  Bad arguments raise ValueError (TypeError for a non-State entry).
+    """
+    if isinstance(states, State):
+        states = [states]
+    elif isinstance(states, (str, bytes)) or not isinstance(states, Sequence):
+        raise TypeError(f"rollouts: states must be a State or a sequence of States, not {type(states).__name__}")
+    if len(states) == 0:
+        raise ValueError("rollouts: no states given")
+    for i, s in enumerate(states):
+        if not isinstance(s, State):
+            raise TypeError(f"rollouts: states[{i}] is a {type(s).__name__}, not a State")
+    n_players = {s.num_players for s in states}
+    if len(n_players) != 1:
+        raise ValueError(f"rollouts: the states must have the same number of players, got {sorted(n_players)}")
+    if policy not in POLICIES:
+        raise ValueError(f"rollouts: unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
+        raise ValueError(f"rollouts: seed must be a non-negative integer or None, not {seed!r}")
+    if isinstance(max_decisions, bool) or not isinstance(max_decisions, numbers.Integral) or max_decisions < 1:
+        raise ValueError(f"rollouts: max_decisions must be a positive integer, not {max_decisions!r}")
+    players = n_players.pop()
+    seats = players + 1 if players == 1 else players
+    scores = np.zeros((len(states), seats), dtype=np.float64)
+    decisions = np.zeros(len(states), dtype=np.int64)
+    children = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(states))
+    for i, (s, child) in enumerate(zip(states, children)):
+        c = s.copy()
+        chance, choices = child.spawn(2)
+        c.reseed(chance)
+        rng = np.random.default_rng(choices)
+        k = 0
+        m = c.m
+        while not m.item(M_GAME_OVER):
+            if k >= max_decisions:
+                raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
+            legal = _legal_list(c)
+            apply_unchecked(c, legal[int(rng.random() * len(legal))])
+            k += 1
+        scores[i, :players] = final_scores(c)
+        if m.item(M_SOLO):
+            scores[i, 1] = c.vp.item(BOT)
+        decisions[i] = k
+    return (scores, decisions) if return_decisions else scores

@@ -1,0 +1,212 @@
+"""The build's compiled modules (``blackangel_env._compiled``, ``setup.py``, docs/engine_core.md "Step 2"):
+
+* which modules run compiled, and ``BLACKANGEL_INTERPRETED=1`` loading the ``.py`` sources instead;
+* the stale-extension guard: an extension built from another version of the source is not loaded;
+* the interpreted path runs without Cython installed (the ``_cython_shim``);
+* the Command-move search (``engine.ship_moves``) against a breadth-first reference written like the engine's
+  former ``_passable`` + ``_destinations``, on positions of random games, and its refusal of a bad board.
+
+``tests/test_compiled_equivalence.py`` plays whole games compiled and interpreted and compares every step.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blackangel_env import _compiled, _cython_shim, engine
+from blackangel_env.board import black_angel_hex, distances, neighbours
+from blackangel_env.constants import T_ASTEROID
+from blackangel_env.engine import ship_moves
+from blackangel_env.engine.space import _destinations, _neighbour_table
+from blackangel_env.state import M_N_STRIPS
+
+ROOT = Path(__file__).resolve().parents[1]
+EXT = importlib.machinery.EXTENSION_SUFFIXES[0]
+NAME = "blackangel_env.engine.ship_moves"
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+
+
+def test_status_names_every_compiled_module():
+    st = _compiled.status()
+    assert tuple(st) == _compiled.COMPILED_MODULES == (NAME,)
+    assert all(v == "compiled" or v.startswith("interpreted (") for v in st.values()), st
+    assert set(_compiled.compiled()) == {n for n, v in st.items() if v == "compiled"}
+    assert (st[NAME] == "compiled") == _compiled.is_compiled(ship_moves)
+    if _compiled.is_compiled(ship_moves):
+        assert ship_moves.SOURCE_SHA256 == _compiled.source_sha256(_compiled.source_path(NAME))
+    else:
+        assert ship_moves.__file__.endswith(".py") and ship_moves.SOURCE_SHA256 is None
+
+
+def test_interpreted_env_var_loads_the_sources():
+    r = _python("from blackangel_env import _compiled; from blackangel_env.engine import ship_moves as m; "
+                "print(_compiled.status()); print(m.__file__)", BLACKANGEL_INTERPRETED="1")
+    assert r.returncode == 0, r.stderr
+    assert f"'{NAME}': 'interpreted (BLACKANGEL_INTERPRETED=1)'" in r.stdout
+    assert r.stdout.strip().splitlines()[-1].endswith("ship_moves.py")
+
+
+def test_a_bad_interpreted_value_is_refused():
+    r = _python("import blackangel_env", BLACKANGEL_INTERPRETED="yes")
+    assert r.returncode != 0
+    assert "ValueError: BLACKANGEL_INTERPRETED must be 0 or 1 (or unset), not 'yes'" in r.stderr
+
+
+def test_the_interpreted_path_needs_no_cython():
+    # sys.modules["cython"] = None makes `import cython` fail as if Cython were not installed
+    code = ("import sys; sys.modules['cython'] = None\n"
+            "from blackangel_env import engine, _cython_shim\n"
+            "from blackangel_env.engine import ship_moves\n"
+            "assert ship_moves.cython is _cython_shim and ship_moves.__file__.endswith('.py')\n"
+            "s = engine.new_game(num_players=2, seed=3)\n"
+            "import random; r = random.Random(0)\n"
+            "while not s.terminal: engine.apply(s, r.choice(engine.legal_actions(s)))\n"
+            "print('scores', engine.final_scores(s))\n")
+    r = _python(code, BLACKANGEL_INTERPRETED="1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("scores ")
+
+
+def test_the_shim_types():
+    c = _cython_shim
+    assert c.compiled is False
+    assert c.declare(c.int[4]) == [0, 0, 0, 0] and c.declare(c.int, 7) == 7
+    assert c.int(3.0) == 3 and c.bint(2) is True and repr(c.const[c.short][:]) == "cython.const short[:]"
+    assert c.boundscheck(False)(len) is len and c.cfunc(len) is len
+    with pytest.raises(TypeError, match="needs a cython type"):
+        c.declare(int)
+    with pytest.raises(TypeError, match="not a cast"):
+        c.void(1)
+
+
+def _fake_package(tmp_path: Path, marker: bytes | None) -> tuple[_compiled._Finder, Path]:
+    src = tmp_path / "engine" / "ship_moves.py"
+    src.parent.mkdir()
+    src.write_text("X = 1\n")
+    ext = src.with_name("ship_moves" + EXT)
+    ext.write_bytes(b"\x7fELF..." + (marker or b"") + b"...")
+    return _compiled._Finder(False, str(tmp_path)), src
+
+
+def test_an_extension_of_this_source_is_chosen(tmp_path, monkeypatch):
+    monkeypatch.setattr(_compiled, "_reasons", {})     # the fake layout's reasons are not this process's
+    src = tmp_path / "engine" / "ship_moves.py"
+    src.parent.mkdir()
+    src.write_text("X = 1\n")
+    ext = src.with_name("ship_moves" + EXT)
+    ext.write_bytes(b"\x7fELF..." + _compiled.MARKER + _compiled.source_sha256(str(src)).encode() + b";...")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spec = _compiled._Finder(False, str(tmp_path)).find_spec(NAME)
+    assert spec.origin == str(ext)
+    assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+    spec = _compiled._Finder(True, str(tmp_path)).find_spec(NAME)       # BLACKANGEL_INTERPRETED=1
+    assert spec.origin == str(src) and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+
+
+@pytest.mark.parametrize("marker", [_compiled.MARKER + b"0" * 64 + b";", None], ids=["other-source", "no-marker"])
+def test_a_stale_extension_falls_back_to_the_source_with_a_warning(tmp_path, marker, monkeypatch):
+    monkeypatch.setattr(_compiled, "_reasons", {})
+    finder, src = _fake_package(tmp_path, marker)
+    with pytest.warns(RuntimeWarning, match="was built from another version of .*using the .py"):
+        spec = finder.find_spec(NAME)
+    assert spec.origin == str(src) and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+    assert _compiled._reasons[NAME] == f"interpreted (stale extension ship_moves{EXT})"
+    assert finder.find_spec("blackangel_env.engine.space") is None       # other modules: the usual finders
+
+
+def test_source_path_refuses_other_modules():
+    with pytest.raises(ValueError, match="is not one of the compiled modules"):
+        _compiled.source_path("blackangel_env.engine.space")
+
+
+def _reference(s, p, start, rmin, rmax, existing):
+    """The engine's search before ship_moves (``_passable`` + ``board.distances`` + the occupancy rule)."""
+    n = s.m.item(M_N_STRIPS)
+    passable = [t != T_ASTEROID for t in s.hex_terrain[:5 * n].tolist()]
+    passable[black_angel_hex(n)] = True
+    hs = s.hex_ship.ravel().tolist()
+    out = []
+    for h, d in distances(n, start, passable, rmax).items():
+        ok = (rmin == 0 or (rmax >= 2 and any(passable[g] for g in neighbours(n)[start]))) if h == start \
+            else d >= rmin
+        a, b = hs[2 * h], hs[2 * h + 1]
+        cnt, own = int(a >= 0) + int(b >= 0), int(a == p) + int(b == p)
+        if existing and h == start:
+            cnt, own = cnt - 1, own - 1
+        if ok and cnt < 2 and own == 0:
+            out.append(h)
+    return sorted(out)
+
+
+def test_destinations_match_the_reference_on_random_games():
+    rng = np.random.default_rng(5)
+    cases = nonempty = 0
+    for n, advanced in ((1, False), (2, True), (3, False), (4, True)):
+        s = engine.new_game(num_players=n, advanced=advanced, seed=40 + n)
+        step = 0
+        while not s.terminal:
+            if step % 7 == 0:
+                nh = 5 * s.m.item(M_N_STRIPS)
+                ba = black_angel_hex(s.m.item(M_N_STRIPS))
+                for p in range(max(n, 2)):
+                    starts = [(h, True) for h in range(nh) if p in s.hex_ship[h].tolist()] + [(ba, False)]
+                    for start, existing in starts:
+                        for rmin, rmax in ((0, 0), (1, 1), (1, 2), (1, 4), (2, 6), (0, 3)):
+                            got = _destinations(s, p, start, rmin, rmax, existing)
+                            assert got == _reference(s, p, start, rmin, rmax, existing), (n, step, p, start)
+                            cases += 1
+                            nonempty += bool(got)
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.integers(len(legal)))])
+            step += 1
+    assert cases > 1000 and nonempty > cases // 4
+
+
+def test_destinations_refuses_a_bad_board():
+    s = engine.new_game(num_players=2, seed=1)
+    f = s._fields
+    nb = _neighbour_table(s.m.item(M_N_STRIPS))
+    with pytest.raises(ValueError, match="must lie on the board"):
+        ship_moves.destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], nb, 65, 0, 0, 0, 1, 2, True)
+    with pytest.raises(ValueError, match="must lie on the board"):
+        ship_moves.destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], nb, 30, 0, 0, 30, 1, 2, True)
+    with pytest.raises(ValueError, match="must cover 40 hexes"):
+        ship_moves.destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], nb[:60], 40, 0, 0, 0, 1, 2, True)
+    with pytest.raises(ValueError, match="must cover"):
+        ship_moves.destinations(s.buf, len(s.buf) - 3, f["hex_ship"][1], nb, 10, 0, 0, 0, 1, 2, True)
+
+
+def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
+    """End to end: a copy of the package whose ship_moves.py was edited after the build imports the .py, with a
+    warning, and still plays."""
+    if not _compiled.is_compiled(ship_moves):
+        pytest.skip(f"ship_moves is not compiled here ({_compiled.status()[NAME]})")
+    import shutil
+
+    shutil.copytree(ROOT / "blackangel_env", tmp_path / "blackangel_env",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    src = tmp_path / "blackangel_env" / "engine" / "ship_moves.py"
+    src.write_text(src.read_text() + "\n# edited after the build\n")
+    code = ("from blackangel_env import _compiled, engine\n"
+            "print(_compiled.status())\n"
+            "print(engine.rollouts(engine.new_game(num_players=2, seed=1), seed=1).shape)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert "RuntimeWarning: blackangel_env.engine.ship_moves: the extension" in r.stderr
+    assert "was built from another version" in r.stderr
+    assert f"'{NAME}': 'interpreted (stale extension ship_moves{EXT})'" in r.stdout
+    assert r.stdout.strip().endswith("(1, 2)")

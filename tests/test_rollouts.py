@@ -1,0 +1,88 @@
+"""``engine.rollouts``: batched random play to the end (blackangel_env/engine/playout.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blackangel_env import engine
+from blackangel_env.state import BOT
+
+
+def _batch(n: int, advanced: bool = False, k: int = 3) -> list:
+    return [engine.new_game(num_players=n, advanced=advanced, seed=100 * n + i) for i in range(k)]
+
+
+@pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (4, False)])
+def test_rollouts_follow_the_documented_generators(n, advanced):
+    states = _batch(n, advanced)
+    scores, decisions = engine.rollouts(states, seed=7, return_decisions=True)
+    assert scores.shape == (3, 2 if n == 1 else n) and scores.dtype == np.float64
+    children = np.random.SeedSequence(7).spawn(3)
+    for i, s in enumerate(states):
+        c = s.copy()
+        chance, choices = children[i].spawn(2)
+        c.reseed(chance)
+        rng = np.random.default_rng(choices)
+        k = 0
+        while not c.terminal:
+            legal = engine.legal_actions(c)
+            engine.apply(c, legal[int(rng.random() * len(legal))])
+            k += 1
+        want = engine.final_scores(c) + ([c.vp.item(BOT)] if n == 1 else [])
+        assert scores[i].tolist() == want and decisions[i] == k
+    assert decisions.min() > 0
+
+
+def test_rollouts_are_reproducible_and_depend_on_the_seed_only():
+    states = _batch(3, k=4)
+    a = engine.rollouts(states, seed=11)
+    other = [s.copy() for s in states]
+    for i, s in enumerate(other):
+        s.reseed(999 + i)                           # the states' own generators play no part
+    assert np.array_equal(a, engine.rollouts(other, seed=11))
+    assert not np.array_equal(a, engine.rollouts(states, seed=12))
+    same = [states[0]] * 6                         # copies of one position get independent futures
+    assert len({tuple(r) for r in engine.rollouts(same, seed=3).tolist()}) > 1
+
+
+def test_rollouts_do_not_change_the_states():
+    states = _batch(2, advanced=True)
+    engine.apply(states[0], engine.legal_actions(states[0])[0])
+    before = [(s.buf.copy(), s.rng_state()) for s in states]
+    engine.rollouts(states, seed=1)
+    engine.rollouts(states[1], seed=2)              # a single State
+    for s, (buf, rng) in zip(states, before):
+        assert np.array_equal(s.buf, buf) and s.rng_state() == rng and not s.terminal
+
+
+def test_a_finished_game_gives_its_scores():
+    s = engine.new_game(num_players=1, seed=5)
+    rng = np.random.default_rng(0)
+    while not s.terminal:
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    scores, decisions = engine.rollouts([s], seed=0, return_decisions=True)
+    assert scores.tolist() == [engine.final_scores(s) + [s.vp.item(BOT)]] and decisions.tolist() == [0]
+
+
+def test_bad_arguments_are_refused():
+    s2, s3 = engine.new_game(num_players=2, seed=1), engine.new_game(num_players=3, seed=1)
+    with pytest.raises(ValueError, match="no states given"):
+        engine.rollouts([], seed=1)
+    with pytest.raises(ValueError, match="same number of players, got \\[2, 3\\]"):
+        engine.rollouts([s2, s3], seed=1)
+    with pytest.raises(ValueError, match="unknown policy 'greedy'; known: random"):
+        engine.rollouts(s2, seed=1, policy="greedy")
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer or None"):
+            engine.rollouts(s2, seed=bad)
+    for bad in (0, -5, 2.0):
+        with pytest.raises(ValueError, match="max_decisions must be a positive integer"):
+            engine.rollouts(s2, seed=1, max_decisions=bad)
+    with pytest.raises(TypeError, match="states must be a State or a sequence of States, not str"):
+        engine.rollouts("state", seed=1)
+    with pytest.raises(TypeError, match=r"states\[1\] is a int, not a State"):
+        engine.rollouts([s2, 3], seed=1)
+    with pytest.raises(RuntimeError, match=r"states\[0\] is not over after 3 decisions"):
+        engine.rollouts(s2, seed=1, max_decisions=3)
