@@ -92,7 +92,9 @@ def evaluate(s: State, p: int) -> float:
     return v
 
 
-def _placed_and_tiles(s: State, p: int) -> tuple[int, int]:
+def placed_and_tiles(s: State, p: int) -> tuple[int, int]:
+    """Seat ``p``'s Mission cards in Space and Technology tiles gained (grid and ejected): what the plan's bonuses
+    count from."""
     from blackangel_env.state import MC_SPACE, TL_EJECTED, TL_GRID
     placed = int(np.count_nonzero((s.mc_where == MC_SPACE) & (s.mc_owner == p)))
     tiles = int(np.count_nonzero((s.tile_where == TL_GRID + p) | (s.tile_where == TL_EJECTED + p)))
@@ -101,7 +103,7 @@ def _placed_and_tiles(s: State, p: int) -> tuple[int, int]:
 
 def plan_value(s: State, p: int, before: tuple[int, int]) -> float:
     """``evaluate`` plus the plan's bonuses for Mission cards placed and tiles gained since ``before``."""
-    placed, tiles = _placed_and_tiles(s, p)
+    placed, tiles = placed_and_tiles(s, p)
     return (evaluate(s, p) + BONUS_PLACE_MISSION * max(0, placed - before[0])
             + BONUS_PER_TILE * max(0, tiles - before[1]))
 
@@ -110,7 +112,7 @@ def _completion_choice(s: State, legal: list[int]) -> int:
     """The completion policy's move: greedy; at ship decisions greedy over two decisions of the same actor."""
     p = s.actor
     if s.phase in LOOK_TWO_PHASES and len(legal) > 1:
-        before = _placed_and_tiles(s, p)
+        before = placed_and_tiles(s, p)
         best, best_v = legal[0], -1e18
         for a in legal:
             t = s.copy()
@@ -222,7 +224,7 @@ class HeuristicAgent(SearchAgent):
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
-        before = _placed_and_tiles(s, p)
+        before = placed_and_tiles(s, p)
         cands = candidates(s, p, legal)
         if len(cands) == 1:
             return cands[0]

@@ -32,7 +32,7 @@ from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.state import M_TURNS, State
 
-from .heuristic import B_MARGIN, HeuristicAgent, _placed_and_tiles, candidates, complete_turn, plan_value
+from .heuristic import B_MARGIN, HeuristicAgent, candidates, complete_turn, placed_and_tiles, plan_value
 
 __all__ = ["TurnSearchAgent", "DEFAULTS"]
 
@@ -78,7 +78,7 @@ class TurnSearchAgent(HeuristicAgent):
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
-        before = _placed_and_tiles(s, p)
+        before = placed_and_tiles(s, p)
         cands = candidates(s, p, legal)
         if len(cands) == 1:
             return cands[0]
