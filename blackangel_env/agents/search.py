@@ -74,7 +74,11 @@ class TurnSearchAgent(HeuristicAgent):
                 break
             complete_turn(t, int(t.m[M_TURNS]))
         v = plan_value(t, p, before)
-        return v - B_MARGIN if a == A.SEQUENCE_B else v
+        if a == A.SEQUENCE_B:
+            v -= B_MARGIN
+        # Quantized: the value subtracts Hal's VP, whose starting level (his difficulty) would otherwise move the
+        # last bits of near-equal values, and so the order of candidates, from one difficulty to another.
+        return round(v, 6)
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
