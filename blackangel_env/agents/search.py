@@ -14,7 +14,8 @@ and value, and changes how a candidate is judged:
   heuristic's.
 * **A longer horizon.**  After the candidate's own turn (and Hal's), ``depth`` further turns are played by the
   completion policy before the position is valued, so that a plan that pays off next turn (a ship that reaches a
-  territory, a card kept for a Command) is seen.
+  territory, a card kept for a Command) is seen.  The default is 0: played by the completion policy, the next
+  turn judged the candidate worse than the end of its own turn does (docs/agents.md).
 
 Everything else (the reserve, discards, the owner's activations) is the heuristic's.  The agent never plans on
 the real state: each world is ``blackangel_env.agents.information.determinize`` of it.  ``omniscient=True``
