@@ -222,21 +222,28 @@ class HeuristicAgent(SearchAgent):
         best, _ = best_actions(s, legal, p, evaluate)
         return self._pick(best)
 
+    def _candidate_value(self, world: State, a: int, p: int, turn: int, before: tuple[int, int]) -> float:
+        """``a`` played in a copy of ``world``, the turn completed (``_play_out``), the position's plan value
+        (``B_MARGIN`` less for Sequence B)."""
+        t = world.copy()
+        engine.apply_unchecked(t, a)
+        self._play_out(t, turn)
+        v = plan_value(t, p, before)
+        if a == A.SEQUENCE_B:
+            v -= B_MARGIN
+        return v
+
+    def _play_out(self, t: State, turn: int) -> None:
+        """Play ``t`` forward in place until the position a candidate is judged in: the end of turn ``turn``."""
+        complete_turn(t, turn)
+
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
         before = placed_and_tiles(s, p)
         cands = candidates(s, p, legal)
         if len(cands) == 1:
             return cands[0]
-        vals = []
-        for a in cands:
-            t = s.copy()
-            engine.apply_unchecked(t, a)
-            complete_turn(t, turn)
-            v = plan_value(t, p, before)
-            if a == A.SEQUENCE_B:
-                v -= B_MARGIN
-            vals.append(v)
+        vals = [self._candidate_value(s, a, p, turn, before) for a in cands]
         top = max(vals)
         return self._pick([a for a, v in zip(cands, vals) if v >= top - 1e-9])
 

@@ -29,11 +29,9 @@ Agent code: ``search`` (the defaults below) or ``search:key=value,...`` with the
 
 from __future__ import annotations
 
-from blackangel_env import actions as A
-from blackangel_env import engine
 from blackangel_env.state import M_TURNS, State
 
-from .heuristic import B_MARGIN, HeuristicAgent, candidates, complete_turn, placed_and_tiles, plan_value
+from .heuristic import HeuristicAgent, candidates, complete_turn, placed_and_tiles
 
 __all__ = ["TurnSearchAgent", "DEFAULTS"]
 
@@ -66,20 +64,17 @@ class TurnSearchAgent(HeuristicAgent):
     def _world(self, s: State, p: int) -> State:
         return s.copy() if self.omniscient else super()._world(s, p)
 
-    def _value(self, world: State, a: int, p: int, turn: int, before: tuple[int, int]) -> float:
-        t = world.copy()
-        engine.apply_unchecked(t, a)
+    def _play_out(self, t: State, turn: int) -> None:
         complete_turn(t, turn)
         for _ in range(self.depth):
             if t.terminal:
                 break
             complete_turn(t, int(t.m[M_TURNS]))
-        v = plan_value(t, p, before)
-        if a == A.SEQUENCE_B:
-            v -= B_MARGIN
+
+    def _candidate_value(self, world: State, a: int, p: int, turn: int, before: tuple[int, int]) -> float:
         # Quantized: the value subtracts Hal's VP, whose starting level (his difficulty) would otherwise move the
         # last bits of near-equal values, and so the order of candidates, from one difficulty to another.
-        return round(v, 6)
+        return round(super()._candidate_value(world, a, p, turn, before), 6)
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
         turn = int(s.m[M_TURNS])
@@ -87,7 +82,7 @@ class TurnSearchAgent(HeuristicAgent):
         cands = candidates(s, p, legal)
         if len(cands) == 1:
             return cands[0]
-        first = [self._value(s, a, p, turn, before) for a in cands]
+        first = [self._candidate_value(s, a, p, turn, before) for a in cands]
         n_worlds = 1 if self.omniscient else self.worlds
         if n_worlds == 1 or self.keep == 1:
             totals, n = first, 1
@@ -98,7 +93,7 @@ class TurnSearchAgent(HeuristicAgent):
             for _ in range(n_worlds - 1):
                 w = self._world(self._real, p) if self._real is not None else s
                 for i in kept:
-                    totals[i] += self._value(w, cands[i], p, turn, before)
+                    totals[i] += self._candidate_value(w, cands[i], p, turn, before)
             n = n_worlds
         means = {i: totals[i] / n for i in kept}
         top = max(means.values())
