@@ -243,6 +243,10 @@ class HeuristicAgent(SearchAgent):
         cands = candidates(s, p, legal)
         if len(cands) == 1:
             return cands[0]
+        return self._best_candidate(s, p, cands, turn, before)
+
+    def _best_candidate(self, s: State, p: int, cands: list[int], turn: int, before: tuple[int, int]) -> int:
+        """The candidate of highest ``_candidate_value`` in the planning world ``s`` (ties: the generator)."""
         vals = [self._candidate_value(s, a, p, turn, before) for a in cands]
         top = max(vals)
         return self._pick([a for a, v in zip(cands, vals) if v >= top - 1e-9])

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from blackangel_env.state import M_TURNS, State
 
-from .heuristic import HeuristicAgent, candidates, complete_turn, placed_and_tiles
+from .heuristic import HeuristicAgent, complete_turn
 
 __all__ = ["TurnSearchAgent", "DEFAULTS"]
 
@@ -76,12 +76,7 @@ class TurnSearchAgent(HeuristicAgent):
         # last bits of near-equal values, and so the order of candidates, from one difficulty to another.
         return round(super()._candidate_value(world, a, p, turn, before), 6)
 
-    def _planned(self, s: State, p: int, legal: list[int]) -> int:
-        turn = int(s.m[M_TURNS])
-        before = placed_and_tiles(s, p)
-        cands = candidates(s, p, legal)
-        if len(cands) == 1:
-            return cands[0]
+    def _best_candidate(self, s: State, p: int, cands: list[int], turn: int, before: tuple[int, int]) -> int:
         first = [self._candidate_value(s, a, p, turn, before) for a in cands]
         n_worlds = 1 if self.omniscient else self.worlds
         if n_worlds == 1 or self.keep == 1:
