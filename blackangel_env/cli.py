@@ -209,12 +209,13 @@ def _eval(args: argparse.Namespace) -> int:
     solo = len(codes) == 1
     what = f"solo vs Hal ({hal})" if solo else f"{len(codes)}-player tables"
     print(f"{args.games} games, {what}, {'advanced' if args.advanced else 'base'} rules, seed {args.seed}")
-    head = f"{'agent':<14}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<14}{'mean VP':>8}{'std VP':>7}"
+    w = max([14] + [len(c) + 1 for c in summary])      # the agent column fits the longest code
+    head = f"{'agent':<{w}}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<14}{'mean VP':>8}{'std VP':>7}"
     head += f"{'margin':>8}" if solo else ""
     print(head + f"{'rounds':>7}{'decisions':>10}{'CPU s/game':>11}")
     for code, r in summary.items():
         lo, hi = r["win_rate_ci95"]
-        line = (f"{code:<14}{r['games']:>6}{r['wins']:>6}{r['win_rate']:>9.3f}  [{lo:.3f}, {hi:.3f}]  "
+        line = (f"{code:<{w}}{r['games']:>6}{r['wins']:>6}{r['win_rate']:>9.3f}  [{lo:.3f}, {hi:.3f}]  "
                 f"{r['mean_vp']:>8.2f}{r['std_vp']:>7.2f}")
         line += f"{r['mean_margin_vs_hal']:>8.2f}" if solo else ""
         print(line + f"{r['mean_rounds']:>7.1f}{r['mean_decisions']:>10.1f}{r['mean_cpu_s']:>11.2f}")
