@@ -27,6 +27,9 @@ import numpy as np
 from .components import ComponentError, Components, default_components, load_components
 from .config import ConfigError, GameConfig
 from .constants import N_ADVANCED, N_MISSIONS, N_RAVAGERS, N_TILES
+from .generator_state import as_dict as _snapshot_dict
+from .generator_state import reader as _rng_reader
+from .generator_state import restore as _restore_snapshot
 
 _SEED_SEQUENCE = np.random.SeedSequence(0)   # only to construct bit generators whose state is then set
 MAX_SEATS = 5          # 4 players + the neutral player / Hal
@@ -247,6 +250,7 @@ class State:
         self.buf = buf
         self._rng = rng
         self._rng_state = None
+        self._rng_reader = None           # reads _rng's raw state for copies (blackangel_env.generator_state)
         self.log: list | None = None      # readable event log (list of strings) or None when not recorded
         self._legal_key = None
         self._legal = None
@@ -257,12 +261,16 @@ class State:
 
     @property
     def rng(self) -> np.random.Generator:
-        """The game's own generator.  A copy gets its generator state at once but builds the Generator
+        """The game's own generator.  A copy takes its generator's state at once but builds the Generator
         object only when it first draws (building one costs tens of microseconds)."""
         if self._rng is None:
-            bitgen = np.random.PCG64(_SEED_SEQUENCE)
-            bitgen.state = self._rng_state
-            self._rng = np.random.Generator(bitgen)
+            st = self._rng_state
+            if type(st) is tuple:                       # a raw PCG64 snapshot (blackangel_env.generator_state)
+                self._rng = _restore_snapshot(st)
+            else:
+                bitgen = np.random.PCG64(_SEED_SEQUENCE)
+                bitgen.state = st
+                self._rng = np.random.Generator(bitgen)
             self._rng_state = None
         return self._rng
 
@@ -274,7 +282,8 @@ class State:
     def rng_state(self) -> dict:
         """The generator's state (a fresh dict)."""
         if self._rng is None:
-            return _copy.deepcopy(self._rng_state)
+            st = self._rng_state
+            return _snapshot_dict(st) if type(st) is tuple else _copy.deepcopy(st)
         return self._rng.bit_generator.state
 
     def _bind(self) -> None:
@@ -309,20 +318,39 @@ class State:
     # -- copying ------------------------------------------------------------------------------------------
     def copy(self, keep_log: bool = False) -> "State":
         """An independent copy (buffer and generator); the log is shared only if ``keep_log``."""
+        rng = self._rng
+        if rng is None:
+            st = self._rng_state                        # not drawn from since it was copied: share that state
+        else:
+            r = self._rng_reader
+            if r is None or r[0] is not rng:
+                r = self._rng_reader = _rng_reader(rng)
+            st = (r[1].raw, r[2].raw) if r is not None else rng.bit_generator.state
         new = State.__new__(State)
         new.config = self.config
         new.comp = self.comp
         new.buf = self.buf.copy()
         new._rng = None
-        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
+        new._rng_state = st
+        new._rng_reader = None
         new.log = list(self.log) if (keep_log and self.log is not None) else None
         new._legal_key = None
         new._legal = None
         new._memo_key = None
         new._memo = None
         new._memo_ok = False
-        new._bind()
+        new._fields = self._fields                      # the layout's views table (_bind)
         return new
+
+    def __getstate__(self) -> dict:
+        # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, so it is not carried
+        d = self.__dict__.copy()
+        d["_rng_reader"] = None
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self.__dict__.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -1,0 +1,91 @@
+"""Raw snapshots of the game's PCG64 generator (blackangel_env/generator_state.py), which ``State.copy`` takes instead
+of the generator's state dict: a copy must draw exactly what the original draws, whichever path took its state."""
+
+from __future__ import annotations
+
+import copy
+import ctypes
+import pickle
+import sys
+
+import numpy as np
+import pytest
+
+from blackangel_env import engine, generator_state
+from blackangel_env import state as state_module
+
+
+def _mid_game(seed: int = 3, steps: int = 25):
+    s = engine.new_game(num_players=2, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    return s
+
+
+@pytest.mark.skipif(sys.byteorder != "little" or ctypes.sizeof(ctypes.c_void_p) != 8,
+                    reason="raw snapshots are only used on little-endian 64-bit platforms")
+def test_raw_snapshots_are_used_on_this_platform():
+    assert generator_state.AVAILABLE
+    g = np.random.default_rng(11)
+    g.integers(0, 2**32, size=1, dtype=np.uint32)          # leaves a buffered 32-bit half: has_uint32 = 1
+    snap = generator_state.read(generator_state.reader(g))
+    assert generator_state.as_dict(snap) == g.bit_generator.state
+    assert generator_state.as_dict(snap)["has_uint32"] == 1
+    h = generator_state.restore(snap)
+    assert h.integers(0, 2**32, size=5, dtype=np.uint32).tolist() == g.integers(0, 2**32, size=5, dtype=np.uint32).tolist()
+    assert generator_state.reader(np.random.Generator(np.random.MT19937(1))) is None     # PCG64 only
+
+
+@pytest.mark.parametrize("raw", [True, False])
+def test_a_copy_draws_what_the_original_draws(raw, monkeypatch):
+    if not raw:
+        monkeypatch.setattr(generator_state, "AVAILABLE", False)            # the state-dict path
+    s = _mid_game()
+    s.rng.integers(0, 2**32, size=3, dtype=np.uint32)
+    c = s.copy()
+    assert type(c._rng_state) is (tuple if raw else dict)
+    cc = c.copy()                                                           # a copy of a copy that never drew
+    assert c.rng_state() == s.rng_state() == cc.rng_state() and c == s
+    assert c.to_dict() == s.to_dict()
+    expect = s.rng.random(7).tolist()
+    assert c.rng.random(7).tolist() == expect and cc.rng.random(7).tolist() == expect
+    s.rng.random(2)                                                         # the original moves on ...
+    d = s.copy()                                                            # ... and a later copy follows it
+    assert d.rng_state() == s.rng_state() != c.rng_state()
+    assert d.rng.integers(0, 100, size=9).tolist() == s.rng.integers(0, 100, size=9).tolist()
+
+
+def test_copies_play_the_same_games_as_the_original():
+    """Copies taken along a game and played on with the same actions end in the same buffer and generator state."""
+    s = _mid_game(seed=8, steps=0)
+    copies = []
+    rng = np.random.default_rng(8)
+    actions = []
+    while not s.terminal and len(actions) < 400:
+        if len(actions) % 37 == 0:
+            copies.append((len(actions), s.copy()))
+        legal = engine.legal_actions(s)
+        a = legal[int(rng.integers(len(legal)))]
+        engine.apply(s, a)
+        actions.append(a)
+    for at, c in copies:
+        for a in actions[at:]:
+            engine.apply(c, a)
+        assert c == s
+
+
+def test_pickle_and_deepcopy_do_not_carry_the_reader():
+    s = _mid_game()
+    s.copy()                                                 # the reader is made by the first copy
+    assert s._rng_reader is not None
+    for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert t._rng_reader is None and t == s
+        t.rng.random(3)                                      # its own generator moves, the original's does not
+        assert t.copy().rng_state() == t.rng_state() != s.rng_state()
+    old = {k: v for k, v in s.__getstate__().items() if k != "_rng_reader"}     # pickled before the reader existed
+    t = state_module.State.__new__(state_module.State)
+    t.__setstate__(old)
+    assert t._rng_reader is None and t.copy() == s
+
