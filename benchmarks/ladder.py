@@ -8,12 +8,14 @@
 writes ``results/ladder_<agent>_<difficulty>.json``; then the table ``results/ladder.md`` is (re)built from
 every such file present.
 
-``--derive`` (with ``--run --hal standard``, for agents too slow to play every difficulty): Hal's difficulty only
+``--derive`` (with ``--run --hal standard``, for search agents too slow to play every difficulty): Hal's difficulty only
 sets his starting VP (easy 0, standard 5, difficult 10, extreme 15, rulebook "End of the game" of the solitaire
 variant), and neither Hal nor any agent in ``blackangel_env/agents/`` decides differently for it (they value the margin,
 and ``tests/test_ladder.py`` checks that the same seeds give the same games at every difficulty).  So the games of
 one difficulty *are* the games of the others with Hal's final VP shifted: ``--derive`` writes the other
-difficulties' files from the played one's per-game ``vp`` and ``hal_vp``, marked ``"derived_from"``.
+difficulties' files from the played one's per-game ``vp`` and ``hal_vp``, marked ``"derived_from"``.  A network
+agent (``pretrained``, ``policy:``, ``rllib:``) sees Hal's VP in its observation and is refused: it is played at
+every difficulty.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 DIFFICULTIES = ("easy", "standard", "difficult", "extreme")
+OBSERVATION_AGENTS = ("pretrained", "policy", "rllib")     # agent kinds that see Hal's VP: no --derive
 sys.path.insert(0, str(ROOT))
 
 
@@ -115,6 +118,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.derive and len(hals) != 1:
         ap.error("--derive needs exactly one played difficulty (--hal standard)")
     from blackangel_env.agents.codes import split_agent_codes
+    if args.derive:
+        seeing = [a for a in split_agent_codes(args.agents) if a.partition(":")[0].lower() in OBSERVATION_AGENTS]
+        if seeing:
+            ap.error(f"--derive does not apply to {seeing[0]!r}: a network's observation holds Hal's VP, so it may "
+                     "play differently at each difficulty; run the four difficulties instead")
     if args.run:
         run(split_agent_codes(args.agents), args.games, args.seed, args.workers, hals)
     if args.derive:

@@ -41,9 +41,10 @@ def bare_registry(monkeypatch):
 
 def test_pyproject_declares_the_training_codes_as_entry_points():
     eps = {ep.name: ep for ep in _declared_entry_points()}
-    assert set(eps) == {"policy", "rllib"}
+    assert set(eps) == {"policy", "pretrained", "rllib"}
     from blackangel_env.training import agent_codes
     assert eps["policy"].load() is agent_codes.POLICY and eps["rllib"].load() is agent_codes.RLLIB
+    assert eps["pretrained"].load() is agent_codes.PRETRAINED
 
 
 def test_an_unregistered_kind_is_loaded_from_its_entry_point(bare_registry, tmp_path):

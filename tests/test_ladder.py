@@ -70,3 +70,10 @@ def test_derive_refuses_old_files_without_hal_vp(tmp_path, monkeypatch):
          "agents": {"random": {"games": 1, "wins": 0, "vp": [3]}}}))
     with pytest.raises(SystemExit, match="hal_vp"):
         ladder.derive("random")
+
+
+def test_derive_refuses_a_network_agent(capsys):
+    """A network sees Hal's VP in its observation, so its games at one difficulty are not those of another."""
+    with pytest.raises(SystemExit):
+        _ladder().main(["--agents", "pretrained", "--hal", "standard", "--derive"])
+    assert "--derive does not apply to 'pretrained'" in capsys.readouterr().err

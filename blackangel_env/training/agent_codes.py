@@ -3,6 +3,8 @@ layers.
 
 * ``policy:<path>``: a MaskablePPO run directory (its best model) or model ``.zip`` (``PolicyAgent``; needs the
   ``train`` extra: torch, stable-baselines3, sb3-contrib);
+* ``pretrained``: the policy shipped with the package (``PRETRAINED_PATH``: the weights of ``results/ppo_solo``,
+  trained by the recipe ``configs/train/ppo_solo_bc.yaml``), played greedily by its network alone, with no search;
 * ``rllib:<path>``: an RLlib run directory, algorithm checkpoint or module directory (``RLlibAgent``; needs the
   ``rllib`` extra).
 
@@ -19,7 +21,10 @@ from pathlib import Path
 
 from blackangel_env.agents.codes import AgentCode, register_agent_code
 
-__all__ = ["POLICY", "RLLIB", "missing_extra"]
+__all__ = ["POLICY", "PRETRAINED", "PRETRAINED_PATH", "RLLIB", "missing_extra"]
+
+# The shipped policy: weights only (the MaskablePPO .zip without optimizer state), package data.
+PRETRAINED_PATH = Path(__file__).resolve().parents[1] / "data" / "pretrained_policy.zip"
 
 
 def missing_extra(extra: str, modules: tuple[str, ...]) -> str | None:
@@ -45,6 +50,17 @@ def _policy_make(opts: dict, seed: int | None, code: str):
     return PolicyAgent(opts["path"], seed=seed)
 
 
+def _pretrained_make(opts: dict, seed: int | None, code: str):
+    missing = missing_extra("train", ("torch", "stable_baselines3", "sb3_contrib"))
+    if missing:
+        raise ValueError(f"agent code {code!r}: {missing}")
+    if not PRETRAINED_PATH.is_file():
+        raise ValueError(f"agent code {code!r}: the shipped policy {PRETRAINED_PATH} is missing from this "
+                         "installation")
+    from .policy_agent import PolicyAgent
+    return PolicyAgent(PRETRAINED_PATH, seed=seed)
+
+
 def _rllib_parse(arg: str, code: str) -> dict:
     if not arg or not Path(arg).is_dir():
         raise ValueError(f"agent code {code!r}: rllib:<path> needs an existing RLlib run, checkpoint or module "
@@ -62,5 +78,7 @@ def _rllib_make(opts: dict, seed: int | None, code: str):
 
 POLICY = register_agent_code(AgentCode("policy", "policy:<checkpoint path>", _policy_make, _policy_parse,
                                        reusable=True), replace=True)
+PRETRAINED = register_agent_code(AgentCode("pretrained", "pretrained", _pretrained_make, reusable=True),
+                                 replace=True)
 RLLIB = register_agent_code(AgentCode("rllib", "rllib:<checkpoint path>", _rllib_make, _rllib_parse,
                                       reusable=True), replace=True)
