@@ -56,11 +56,15 @@ def read(r: Reader) -> Snapshot:
 
 
 def restore(snap: Snapshot) -> np.random.Generator:
-    """A new Generator on a PCG64 in the snapshot's state."""
+    """A new Generator on a PCG64 in the snapshot's state (through the state dict where raw snapshots are
+    unavailable: a snapshot pickled in another process)."""
     bitgen = _PCG64(_SEED_SEQUENCE)
-    ptr, addr = _addresses(bitgen)
-    _memmove(ptr, snap[0], 32)
-    _memmove(addr + 8, snap[1], 8)
+    if AVAILABLE:
+        ptr, addr = _addresses(bitgen)
+        _memmove(ptr, snap[0], 32)
+        _memmove(addr + 8, snap[1], 8)
+    else:
+        bitgen.state = as_dict(snap)
     return np.random.Generator(bitgen)
 
 

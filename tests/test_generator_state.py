@@ -89,3 +89,15 @@ def test_pickle_and_deepcopy_do_not_carry_the_reader():
     t.__setstate__(old)
     assert t._rng_reader is None and t.copy() == s
 
+
+
+def test_a_snapshot_restores_where_raw_access_is_off(monkeypatch):
+    """A state pickled where raw snapshots are used, read where they are not: the bytes go through the dict."""
+    s = _mid_game()
+    c = s.copy()
+    if type(c._rng_state) is not tuple:
+        pytest.skip("raw snapshots are not used on this platform")
+    blob = pickle.dumps(c)
+    monkeypatch.setattr(generator_state, "AVAILABLE", False)
+    t = pickle.loads(blob)
+    assert t.rng.random(5).tolist() == s.rng.random(5).tolist()
