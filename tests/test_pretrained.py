@@ -12,24 +12,16 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import torch  # noqa: E402
-
 import blackangel_env.agents  # noqa: E402
 from blackangel_env.agents.arena import play_match  # noqa: E402
 from blackangel_env.training import agent_codes, train_ppo  # noqa: E402
 from blackangel_env.training.policy_agent import PolicyAgent  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-RECIPES = {"heuristic": ROOT / "configs/train/ppo_solo_bc.yaml", "search": ROOT / "configs/train/ppo_solo_search_bc.yaml"}
+RECIPES = {"heuristic": ROOT / "configs/train/ppo_solo_bc.yaml",
+           "search": ROOT / "configs/train/ppo_solo_search_bc.yaml"}
 
-
-@pytest.fixture(autouse=True)
-def _one_thread(monkeypatch, tmp_path):
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures("training_sandbox")     # tests/conftest.py
 
 
 def test_the_shipped_policy_is_package_data_and_the_committed_run():
