@@ -1,8 +1,8 @@
 """Snapshots of a PCG64 generator's state as raw bytes: what ``State.copy`` takes instead of the state dict.
 
-``bit_generator.state`` builds a dict of Python integers (2.5-6 us a call on the development machine, half of
-what a state copy cost); a copy only needs the bytes, and most copies (a search's play-outs from one root) are
-copied again or dropped without ever drawing.  numpy gives the address of each bit generator's C state
+``bit_generator.state`` builds a dict of Python integers, the larger part of a state copy's cost; a copy only needs
+the bytes, and most copies (a search's play-outs from one root) are copied again or dropped without ever drawing
+(docs/engine_core.md, section 8).  numpy gives the address of each bit generator's C state
 (``bit_generator.ctypes.state_address``, documented in "Extending numpy.random"); for PCG64 that is a struct whose
 first member points to the 128-bit ``state`` and ``inc``, followed by ``has_uint32`` and ``uinteger`` (numpy's
 ``random/src/pcg64/pcg64.h``).  ``reader(generator)`` maps those 40 bytes once (ctypes arrays over the generator's
