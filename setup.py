@@ -1,8 +1,8 @@
 """The build of the compiled modules (the metadata is in pyproject.toml).
 
 Cython compiles each module of ``blackangel_env._compiled.COMPILED_MODULES`` (pure-Python-mode sources) to an
-extension beside its ``.py``, recording the source's SHA-256 in it (``BLACKANGEL_SOURCE_SHA256``, checked at
-import).  The build is optional: without Cython or a C compiler, or when a module fails to compile, the install
+extension beside its ``.py``, recording the source's SHA-256 in it (``BLACKANGEL_SOURCE_SHA256``, in a marker
+string of a small C file of the extension's own, ``build/markers/<module>.c``; checked at import).  The build is optional: without Cython or a C compiler, or when a module fails to compile, the install
 goes on with a warning and that module runs interpreted; ``BLACKANGEL_NO_COMPILE=1`` compiles nothing.
 """
 
@@ -38,6 +38,23 @@ class build_ext_optional(build_ext):
                   file=sys.stderr)
 
 
+MARKER_C = """/* Written by setup.py: the SHA-256 of the module's .py as compiled (BLACKANGEL_SOURCE_SHA256, defined for
+   each extension), kept in the extension's file for blackangel_env._compiled to read without loading it. */
+__attribute__((used)) static const char blackangel_source_marker_file[] =
+    "blackangel-source-sha256:" BLACKANGEL_SOURCE_SHA256 ";";
+"""
+
+
+def marker_source(name):
+    """A C file of its own for the extension ``name`` (one object per extension: a shared source would be
+    compiled once, with one module's macro) that holds the source-SHA-256 marker."""
+    path = os.path.join("build", "markers", name + ".c")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(MARKER_C)
+    return path
+
+
 def extensions():
     if os.environ.get("BLACKANGEL_NO_COMPILE") == "1":
         print("BLACKANGEL_NO_COMPILE=1: nothing compiled, the package runs interpreted", file=sys.stderr)
@@ -52,11 +69,15 @@ def extensions():
     for name in info["COMPILED_MODULES"]:
         src = os.path.join(*name.split(".")) + ".py"
         sha = info["source_sha256"](os.path.join(HERE, src))
-        exts.append(Extension(name, [src], extra_compile_args=CFLAGS,
+        exts.append(Extension(name, [src, marker_source(name)], extra_compile_args=CFLAGS,
                               define_macros=[("BLACKANGEL_SOURCE_SHA256", f'"{sha}"')]))
     try:
-        return cythonize(exts, build_dir="build/cython", quiet=True,
-                         compiler_directives={"language_level": 3, "emit_code_comments": False})
+        directives = {"language_level": 3, "emit_code_comments": False}
+        typed = [e for e in exts if e.name in info["TYPED_MODULES"]]
+        untyped = [e for e in exts if e.name not in info["TYPED_MODULES"]]
+        return (cythonize(typed, build_dir="build/cython", quiet=True, compiler_directives=directives)
+                + cythonize(untyped, build_dir="build/cython", quiet=True,
+                            compiler_directives={**directives, "annotation_typing": False}))
     except Exception as e:  # noqa: BLE001 - a Cython error: the package still installs, interpreted
         print(f"warning: Cython failed ({type(e).__name__}: {e}); nothing compiled", file=sys.stderr)
         return []

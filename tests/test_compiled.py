@@ -40,10 +40,19 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 
 def test_status_names_every_compiled_module():
     st = _compiled.status()
-    assert tuple(st) == _compiled.COMPILED_MODULES == (NAME,)
+    assert tuple(st) == _compiled.COMPILED_MODULES
+    # every module of the engine package (its __init__ excepted) is compiled, with the state and the action table
+    engine_dir = ROOT / "blackangel_env" / "engine"
+    assert set(_compiled.COMPILED_MODULES) == {f"blackangel_env.engine.{p.stem}" for p in engine_dir.glob("*.py")
+                                               if p.stem != "__init__"} | {"blackangel_env.state",
+                                                                           "blackangel_env.actions"}
     assert all(v == "compiled" or v.startswith("interpreted (") for v in st.values()), st
     assert set(_compiled.compiled()) == {n for n, v in st.items() if v == "compiled"}
     assert (st[NAME] == "compiled") == _compiled.is_compiled(ship_moves)
+    if _compiled.compiled():
+        # built together, each extension records the SHA-256 of its own source (a stale or crossed marker
+        # would make the finder load that module's .py)
+        assert set(st.values()) == {"compiled"}, st
     if _compiled.is_compiled(ship_moves):
         assert ship_moves.SOURCE_SHA256 == _compiled.source_sha256(_compiled.source_path(NAME))
     else:
@@ -124,12 +133,12 @@ def test_a_stale_extension_falls_back_to_the_source_with_a_warning(tmp_path, mar
         spec = finder.find_spec(NAME)
     assert spec.origin == str(src) and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
     assert _compiled._reasons[NAME] == f"interpreted (stale extension ship_moves{EXT})"
-    assert finder.find_spec("blackangel_env.engine.space") is None       # other modules: the usual finders
+    assert finder.find_spec("blackangel_env.encoding") is None       # other modules: the usual finders
 
 
 def test_source_path_refuses_other_modules():
     with pytest.raises(ValueError, match="is not one of the compiled modules"):
-        _compiled.source_path("blackangel_env.engine.space")
+        _compiled.source_path("blackangel_env.encoding")
 
 
 def _reference(s, p, start, rmin, rmax, existing):
