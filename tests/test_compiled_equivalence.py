@@ -6,7 +6,8 @@ played here, through the compiled modules, and in a subprocess with ``BLACKANGEL
 the ``.py`` source of every module of ``blackangel_env._compiled.COMPILED_MODULES``.  After every step each side
 hashes the legal actions, the state buffer and the generator's state; the two lists of hashes must be equal.
 Skipped when nothing is compiled (an install without a compiler, or ``BLACKANGEL_NO_COMPILE=1``): then both sides
-would run the same interpreted code.  Running this file as a script prints its side's hashes as JSON.
+would run the same interpreted code.  ``benchmarks/random_games.py --both-ways`` is the same comparison at any size
+(its own tests are below).  Running this file as a script prints its side's hashes as JSON.
 """
 
 from __future__ import annotations
@@ -75,6 +76,53 @@ def test_compiled_and_interpreted_play_the_same_games():
             f"game {g}: compiled and interpreted differ from step {first} (lengths {len(a)}, {len(b)})")
         steps += len(a)
     assert len(other["games"]) == len(GAMES) and steps > 20 * len(GAMES)
+
+
+def _sweep(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "random_games.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_the_sweep_plays_both_ways():
+    """``benchmarks/random_games.py --both-ways``, the long run of this test: every game of the sweep also played
+    interpreted, its step hashes compared."""
+    import pytest
+
+    if not _compiled.compiled():
+        pytest.skip(f"nothing is compiled here (status {_compiled.status()})")
+    r = _sweep("--games", "3", "--players", "1,3", "--rules", "advanced", "--play", "weighted", "--workers", "2",
+               "--both-ways")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert [ln.split()[:3] for ln in lines[:2]] == [["players=1", "advanced=True", "games=3"],
+                                                    ["players=3", "advanced=True", "games=3"]]
+    assert all("both_ways=identical" in ln for ln in lines[:2])
+    assert lines[-1].startswith("all invariants held: 6 games in") and lines[-1].endswith("identical at every step")
+
+
+def test_the_sweep_names_the_first_differing_step():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("random_games", ROOT / "benchmarks" / "random_games.py")
+    rg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rg)
+    assert rg._first_difference(["a", "b", "c"], ["a", "b", "c"]) is None
+    assert rg._first_difference(["a", "b", "c"], ["a", "x", "c"]) == 1
+    assert rg._first_difference(["a", "b"], ["a", "b", "c"]) == 2
+    # a game's trace: one hash per position, the new game first and the final position last
+    trace: list[str] = []
+    s, taken = rg.play_game(2, False, 3, rg.Uniform(np.random.default_rng(3)), check=False, trace=trace)
+    assert len(trace) == len(taken) + 1 and trace[-1] == rg.step_hash(s, [])
+
+
+def test_the_sweep_refuses_bad_arguments():
+    for args, message in ((["--workers", "0"], "--workers must be 1 or more, not 0"),
+                          (["--players", "1,5"], "--players must be player counts separated by commas (1-4)"),
+                          (["--players", "two"], "--players must be player counts separated by commas (1-4)"),
+                          (["--rules", "basic"], "--rules must be base, advanced or base,advanced, not 'basic'"),
+                          (["--games", "0"], "--games must be 1 or more, not 0")):
+        r = _sweep(*args)
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
 
 
 if __name__ == "__main__":
