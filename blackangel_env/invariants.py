@@ -39,13 +39,13 @@ def _fail(msg: str) -> None:
 
 def check_invariants(s: State) -> None:
     comp = s.comp
-    m = s.m
-    n = int(m[M_N_PLAYERS])
+    m = s.m.tolist()                   # every field is read as Python ints: numpy scalar reads are slow
+    n = m[M_N_PLAYERS]
     if not 1 <= n <= 4:
         _fail(f"player count {n} out of range")
-    if not 0 <= int(m[M_PHASE]) < len(PHASE_NAMES):
-        _fail(f"phase {int(m[M_PHASE])} out of range")
-    n_strips = int(m[M_N_STRIPS])
+    if not 0 <= m[M_PHASE] < len(PHASE_NAMES):
+        _fail(f"phase {m[M_PHASE]} out of range")
+    n_strips = m[M_N_STRIPS]
     if n_strips != comp.strips_used[n]:
         _fail(f"{n_strips} strips for {n} players (expected {comp.strips_used[n]})")
     nh = n_strips * 5
@@ -53,9 +53,10 @@ def check_invariants(s: State) -> None:
     _check_registers(s, n, nh)
 
     # --- ships -------------------------------------------------------------------------------------------
+    hex_ship = s.hex_ship.tolist()
     ships_on_board = [0] * 5
     for h in range(35):
-        a, b = int(s.hex_ship[h, 0]), int(s.hex_ship[h, 1])
+        a, b = hex_ship[h]
         if h >= nh and (a >= 0 or b >= 0):
             _fail(f"ship on hex {h} beyond the {n_strips} strips")
         if a < 0 and b >= 0:
@@ -69,159 +70,188 @@ def check_invariants(s: State) -> None:
                 ships_on_board[q] += 1
     transit = [0] * 5
     if m[M_SHIP_LAUNCH]:
-        transit[int(m[M_ACTOR])] = 1     # a launched ship still moving (its pilot aboard)
+        transit[m[M_ACTOR]] = 1          # a launched ship still moving (its pilot aboard)
 
     # --- robots --------------------------------------------------------------------------------------------
+    mc_where = s.mc_where.tolist()
+    mc_owner = s.mc_owner.tolist()
+    rav_robots = s.rav_robots.tolist()
+    robots_supply = s.robots_supply.tolist()
+    robots_break = s.robots_break.tolist()
+    robots_ws = s.robots_ws.tolist()
     owned_cards = [0] * 5
-    space = np.flatnonzero(s.mc_where == MC_SPACE).tolist()
-    for card in space:
-        o = int(s.mc_owner[card])
+    for card, w in enumerate(mc_where):
+        if w != MC_SPACE:
+            continue
+        o = mc_owner[card]
         if not (0 <= o < n or (o == BOT and n == 1)):
             _fail(f"Mission card {card} in Space has bad owner {o}")
         owned_cards[o] += 1
+    goods = {name: getattr(s, name).tolist() for name in ("res", "debris", "ships")}
     for p in range(n):
-        total = (int(s.robots_supply[p]) + int(s.robots_break[p]) + int(s.robots_ws[p].sum()) + owned_cards[p]
-                 + int(s.rav_robots[:, p].sum()) + ships_on_board[p] + transit[p])
+        on_ravagers = sum(r[p] for r in rav_robots)
+        total = (robots_supply[p] + robots_break[p] + sum(robots_ws[p]) + owned_cards[p] + on_ravagers
+                 + ships_on_board[p] + transit[p])
         if total != comp.robots_per_player:
             _fail(f"player_{p} has {total} robots in play (expected {comp.robots_per_player}): supply "
-                  f"{int(s.robots_supply[p])}, break room {int(s.robots_break[p])}, workstations "
-                  f"{s.robots_ws[p].tolist()}, on cards {owned_cards[p]}, on Ravagers "
-                  f"{int(s.rav_robots[:, p].sum())}, pilots {ships_on_board[p] + transit[p]}")
-        for name in ("robots_supply", "robots_break", "res", "debris", "ships"):
-            if getattr(s, name)[p] < 0:
+                  f"{robots_supply[p]}, break room {robots_break[p]}, workstations "
+                  f"{robots_ws[p]}, on cards {owned_cards[p]}, on Ravagers "
+                  f"{on_ravagers}, pilots {ships_on_board[p] + transit[p]}")
+        for name, v in (("robots_supply", robots_supply), ("robots_break", robots_break), ("res", goods["res"]),
+                        ("debris", goods["debris"]), ("ships", goods["ships"])):
+            if v[p] < 0:
                 _fail(f"player_{p} has negative {name}")
 
     # --- dice ------------------------------------------------------------------------------------------------
+    die_owner = s.die_owner.tolist()
+    die_damaged = s.die_damaged.tolist()
+    die_reserved = s.die_reserved.tolist()
+    die_value = s.die_value.tolist()
     per = comp.dice_per_colour[n]
     for c in range(3):
-        present = sum(1 for d in range(6 * c, 6 * c + 6) if s.die_owner[d] != DIE_ABSENT)
+        present = sum(1 for d in range(6 * c, 6 * c + 6) if die_owner[d] != DIE_ABSENT)
         if present != per:
             _fail(f"{present} {c}-coloured dice in play (expected {per})")
     in_use = 0
     for d in range(18):
-        o = int(s.die_owner[d])
+        o = die_owner[d]
         if o == DIE_IN_USE:
             in_use += 1
-            if int(m[M_DIE]) != d:
-                _fail(f"die {d} in use but the register says {int(m[M_DIE])}")
+            if m[M_DIE] != d:
+                _fail(f"die {d} in use but the register says {m[M_DIE]}")
         elif not (o in (DIE_SUPPLY, DIE_ABSENT) or 0 <= o < n or (o == BOT and n <= 2)):
             _fail(f"die {d} has bad owner {o}")
-        if s.die_damaged[d] and o != DIE_SUPPLY:
+        if die_damaged[d] and o != DIE_SUPPLY:
             _fail(f"die {d} is damaged outside the supply")
-        if s.die_reserved[d] and not (0 <= o < 5):
+        if die_reserved[d] and not (0 <= o < 5):
             _fail(f"die {d} is reserved but not in a compartment")
-        if not 0 <= s.die_value[d] <= 3:
-            _fail(f"die {d} shows {int(s.die_value[d])}")
+        if not 0 <= die_value[d] <= 3:
+            _fail(f"die {d} shows {die_value[d]}")
     if in_use > 1:
         _fail(f"{in_use} dice in use")
 
     # --- board -----------------------------------------------------------------------------------------------
+    dmg = s.dmg.tolist()
+    rav_count = s.rav_count.tolist()
+    rav_loc = s.rav_loc.tolist()
+    rav_where = s.rav_where.tolist()
     for a in range(6):
-        if not 0 <= s.dmg[a] <= comp.max_action_damage:
-            _fail(f"action {a + 1} has {int(s.dmg[a])} Damage cubes")
-        k = int(s.rav_count[a])
+        if not 0 <= dmg[a] <= comp.max_action_damage:
+            _fail(f"action {a + 1} has {dmg[a]} Damage cubes")
+        k = rav_count[a]
         if not 0 <= k <= comp.ravager_capacity:
             _fail(f"location {a + 1} holds {k} Ravager cards")
         for i in range(3):
-            r = int(s.rav_loc[a, i])
+            r = rav_loc[a][i]
             if (i < k) != (r >= 0):
                 _fail(f"location {a + 1} stack is inconsistent with its count {k}")
-            if r >= 0 and (s.rav_where[r] != RV_BOARD + a or comp.ravager_action[r] != a):
+            if r >= 0 and (rav_where[r] != RV_BOARD + a or comp.ravager_action[r] != a):
                 _fail(f"Ravager {r + 61} at location {a + 1} is misplaced")
 
     # --- Ravager cards ---------------------------------------------------------------------------------------
-    deck_n = int(m[M_RAV_DECK_N])
-    deck = s.rav_deck[:deck_n].tolist()
-    if sorted(deck) != np.flatnonzero(s.rav_where == RV_DECK).tolist():
+    deck_n = m[M_RAV_DECK_N]
+    rav_deck = s.rav_deck.tolist()
+    if sorted(rav_deck[:deck_n]) != [r for r, w in enumerate(rav_where) if w == RV_DECK]:
         _fail("the Ravager deck and the cards marked as in the deck differ")
-    if np.any(s.rav_deck[deck_n:] >= 0):
+    if any(r >= 0 for r in rav_deck[deck_n:]):
         _fail("Ravager deck has cards beyond its count")
-    removed = int(np.count_nonzero(s.rav_where == RV_BOX))
+    removed = rav_where.count(RV_BOX)
     if removed != comp.ravagers_removed[n]:
         _fail(f"{removed} Ravager cards set aside (expected {comp.ravagers_removed[n]})")
+    hand_rav = s.hand_rav.tolist()
     for p in range(5):
-        k = int(np.count_nonzero(s.rav_where == RV_HAND + p))
-        if k != s.hand_rav[p]:
-            _fail(f"seat {p} holds {k} Ravager cards but its count says {int(s.hand_rav[p])}")
+        k = rav_where.count(RV_HAND + p)
+        if k != hand_rav[p]:
+            _fail(f"seat {p} holds {k} Ravager cards but its count says {hand_rav[p]}")
+    slots = s.slots.tolist()
     for r in range(30):
-        w = int(s.rav_where[r])
+        w = rav_where[r]
         if not (w in (RV_DECK, RV_DISCARD, RV_BOX) or RV_HAND <= w < RV_HAND + n
                 or RV_SLOT <= w < RV_SLOT + n or RV_BOARD <= w < RV_BOARD + 6):
             _fail(f"Ravager {r + 61} has bad location {w}")
-        if RV_SLOT <= w < RV_SLOT + n and RAVAGER_SLOT + r not in s.slots[w - RV_SLOT].tolist():
+        if RV_SLOT <= w < RV_SLOT + n and RAVAGER_SLOT + r not in slots[w - RV_SLOT]:
             _fail(f"Ravager {r + 61} marked as played but not in a slot")
-        if s.rav_robots[r].sum() and not RV_BOARD <= w < RV_BOARD + 6:
+        if sum(rav_robots[r]) and not RV_BOARD <= w < RV_BOARD + 6:
             _fail(f"robots on Ravager {r + 61}, which is not on the board")
 
     # --- Mission cards ---------------------------------------------------------------------------------------
+    mc_deck_n = s.mc_deck_n.tolist()
+    mc_deck = s.mc_deck.tolist()
     for c in range(3):
-        dn = int(s.mc_deck_n[c])
-        deck = s.mc_deck[c, :dn].tolist()
-        marked = [i for i in range(20 * c, 20 * c + 20) if s.mc_where[i] == MC_DECK]
+        deck = mc_deck[c][:mc_deck_n[c]]
+        marked = [i for i in range(20 * c, 20 * c + 20) if mc_where[i] == MC_DECK]
         if sorted(deck) != marked:
             _fail(f"colour {c} Mission deck and the cards marked as in it differ")
+    hand_mc = s.hand_mc.tolist()
     for p in range(5):
         for c in range(3):
-            k = int(np.count_nonzero(s.mc_where[20 * c:20 * c + 20] == MC_HAND + p))
-            if k != s.hand_mc[p, c]:
-                _fail(f"seat {p} holds {k} colour-{c} Mission cards but its count says {int(s.hand_mc[p, c])}")
+            k = mc_where[20 * c:20 * c + 20].count(MC_HAND + p)
+            if k != hand_mc[p][c]:
+                _fail(f"seat {p} holds {k} colour-{c} Mission cards but its count says {hand_mc[p][c]}")
+    mc_hex = s.mc_hex.tolist()
+    hex_card = s.hex_card.tolist()
+    hex_terrain = s.hex_terrain.tolist()
     for card in range(60):
-        w = int(s.mc_where[card])
+        w = mc_where[card]
         ok = (w in (MC_DECK, MC_DISCARD, MC_SPACE) or MC_HAND <= w < MC_HAND + n or MC_SLOT <= w < MC_SLOT + n
               or MC_TUCKED <= w < MC_TUCKED + n or MC_DRAWN <= w < MC_DRAWN + n)
         if not ok:
             _fail(f"Mission card {card} has bad location {w}")
         if w == MC_SPACE:
-            h = int(s.mc_hex[card])
-            if not 0 <= h < nh or s.hex_card[h] != card:
+            h = mc_hex[card]
+            if not 0 <= h < nh or hex_card[h] != card:
                 _fail(f"Mission card {card} in Space is not on its hex")
-            if s.hex_terrain[h] != comp.mission_colour[card]:
+            if hex_terrain[h] != comp.mission_colour[card]:
                 _fail(f"Mission card {card} lies on a hex of another colour")
-        if MC_SLOT <= w < MC_SLOT + n and card not in s.slots[w - MC_SLOT].tolist():
+        if MC_SLOT <= w < MC_SLOT + n and card not in slots[w - MC_SLOT]:
             _fail(f"Mission card {card} marked as played but not in a slot")
     for h in range(nh):
-        card = int(s.hex_card[h])
-        if card >= 0 and (s.mc_where[card] != MC_SPACE or s.mc_hex[card] != h):
+        card = hex_card[h]
+        if card >= 0 and (mc_where[card] != MC_SPACE or mc_hex[card] != h):
             _fail(f"hex {h} shows Mission card {card}, which is elsewhere")
 
     # --- tiles -------------------------------------------------------------------------------------------
+    tile_where = s.tile_where.tolist()
+    grid = s.grid.tolist()
+    adv_space = s.adv_space.tolist()
     seen = [0] * N_TILES
     for p in range(4):
         for cell in range(9):
-            t = int(s.grid[p, cell])
+            t = grid[p][cell]
             if t >= 0:
                 seen[t] += 1
-                if s.tile_where[t] != TL_GRID + p:
+                if tile_where[t] != TL_GRID + p:
                     _fail(f"tile {t} in player_{p}'s grid is marked elsewhere")
         for k in range(3):
-            t = int(s.adv_space[p, k])
+            t = adv_space[p][k]
             if t >= 0:
                 seen[t] += 1
-                if s.tile_where[t] != TL_ADV_SPACE + p or t < ADV_TILE0:
+                if tile_where[t] != TL_ADV_SPACE + p or t < ADV_TILE0:
                     _fail(f"tile {t} on player_{p}'s Advanced space is inconsistent")
     for t in s.display.tolist():
         if t >= 0:
             seen[t] += 1
-            if s.tile_where[t] != TL_DISPLAY:
+            if tile_where[t] != TL_DISPLAY:
                 _fail(f"display tile {t} is marked elsewhere")
     for t in s.adv_slots.tolist():
         if t >= 0:
             seen[t] += 1
-            if s.tile_where[t] != TL_ADV_SLOT:
+            if tile_where[t] != TL_ADV_SLOT:
                 _fail(f"Advanced slot tile {t} is marked elsewhere")
+    tech_stack = s.tech_stack.tolist()
+    tech_stack_n = s.tech_stack_n.tolist()
     for c in range(3):
-        k = int(s.tech_stack_n[c])
-        for t in s.tech_stack[c, :k].tolist():
+        for t in tech_stack[c][:tech_stack_n[c]]:
             seen[t] += 1
-            if s.tile_where[t] != TL_STACK:
+            if tile_where[t] != TL_STACK:
                 _fail(f"stack tile {t} is marked elsewhere")
-    ad = int(m[M_ADV_DECK_N])
-    for t in s.adv_deck[:ad].tolist():
+    for t in s.adv_deck.tolist()[:m[M_ADV_DECK_N]]:
         seen[t] += 1
-        if s.tile_where[t] != TL_ADV_DECK:
+        if tile_where[t] != TL_ADV_DECK:
             _fail(f"Advanced deck tile {t} is marked elsewhere")
+    tile_debris = s.tile_debris.tolist()
     for t in range(N_TILES):
-        w = int(s.tile_where[t])
+        w = tile_where[t]
         if w in (TL_DISCARD, TL_BOX) or TL_EJECTED <= w < TL_EJECTED + n or TL_TAKEN <= w < TL_TAKEN + n:
             seen[t] += 1
         if seen[t] != 1:
@@ -230,18 +260,19 @@ def check_invariants(s: State) -> None:
             owner = (t - START_TILE0) // 3
             if w not in (TL_BOX, TL_DISCARD) and w % 10 != owner:
                 _fail(f"Starting tile {t} is with another player")
-        if TL_TAKEN <= w < TL_TAKEN + n and int(m[M_TAKEN_TILE]) != t:
+        if TL_TAKEN <= w < TL_TAKEN + n and m[M_TAKEN_TILE] != t:
             _fail(f"tile {t} is taken but not the tile being injected")
-        if s.tile_debris[t] and not TL_GRID <= w < TL_GRID + n:
+        if tile_debris[t] and not TL_GRID <= w < TL_GRID + n:
             _fail(f"debris on tile {t}, which is not in a grid")
 
     # --- VP ----------------------------------------------------------------------------------------------
+    vp = s.vp.tolist()
+    vp_src = s.vp_src.tolist()
     for p in list(range(n)) + ([BOT] if n == 1 else []):
-        if s.vp[p] < 0:
+        if vp[p] < 0:
             _fail(f"seat {p} has negative VP")
-        if int(s.vp_src[p].sum()) != int(s.vp[p]):
-            _fail(f"seat {p}: VP {int(s.vp[p])} differs from the sum of its sources {int(s.vp_src[p].sum())}")
-
+        if sum(vp_src[p]) != vp[p]:
+            _fail(f"seat {p}: VP {vp[p]} differs from the sum of its sources {sum(vp_src[p])}")
 
 
 # --- registers ---------------------------------------------------------------------------------------------
@@ -276,7 +307,7 @@ def _reg_in(m, reg: int, allowed, what: str) -> int:
 
 def _check_registers(s: State, n: int, nh: int) -> None:
     """Every scalar register within its range, and the decision registers consistent with the phase."""
-    m = s.m
+    m = s.m.tolist()
     solo = n == 1
     ph = int(m[M_PHASE])
     for reg in (S.M_ADVANCED, S.M_SOLO, S.M_END_TRIGGERED, S.M_SPES_REACHED, S.M_GAME_OVER, S.M_DIE_BOUGHT,
@@ -371,7 +402,7 @@ def _check_registers(s: State, n: int, nh: int) -> None:
     elif ph not in (S.PH_SETUP_RESERVE, S.PH_OWNER, S.PH_KEEP, S.PH_GAME_OVER) and actor != turn_player:
         _fail(f"seat {actor} to act in phase {PHASE_NAMES[ph]} of seat {turn_player}'s turn")
     # the die in use
-    in_use = [d for d in range(18) if s.die_owner[d] == DIE_IN_USE]
+    in_use = [d for d, o in enumerate(s.die_owner.tolist()) if o == DIE_IN_USE]
     if ph in _DIE_PHASES and (die < 0 or in_use != [die]):
         _fail(f"phase {PHASE_NAMES[ph]} without the die in use (register die {die})")
     if ph in _NO_DIE_PHASES and in_use:
@@ -390,7 +421,7 @@ def _check_registers(s: State, n: int, nh: int) -> None:
             _fail(f"die {die} with colour registers {int(m[S.M_DIE_COLOUR0])}/{int(m[S.M_DIE_COLOUR])}")
         # the die as rolled, flipped with debris (opposite faces differ by 2) or, advanced rules, set to 3 or
         # given another colour by a 1x
-        face = int(s.die_value[die])
+        face = s.die_value.item(die)
         advanced = bool(m[S.M_ADVANCED])
         values = {face, 3} if advanced else {face}
         if m[S.M_DIE_FLIPPED]:
@@ -497,51 +528,84 @@ _FIELD_RANGES = (
 )
 
 
+_RANGE_BOUNDS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _range_bounds(display_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value of every entry of the state buffer under ``_FIELD_RANGES`` (the int16 bounds
+    where no range applies): one comparison of the whole buffer finds whether any field is out of its range."""
+    b = _RANGE_BOUNDS.get(display_len)
+    if b is None:
+        views = S._views(display_len)
+        size = S.buffer_size(display_len)
+        lo = np.full(size, np.iinfo(np.int16).min, dtype=np.int16)
+        hi = np.full(size, np.iinfo(np.int16).max, dtype=np.int16)
+        for name, low, high in _FIELD_RANGES:
+            _, start, end = views[name]
+            lo[start:end] = low
+            hi[start:end] = high
+        b = _RANGE_BOUNDS[display_len] = (lo, hi)
+    return b
+
+
 def _check_fields(s: State, n: int, nh: int) -> None:
     """Every field within its range; the seats not in the game hold nothing; as many different Space strips as
     the player count lays, and nothing beyond them."""
-    for name, lo, hi in _FIELD_RANGES:
-        v = getattr(s, name)
-        if v.size and (int(v.min()) < lo or int(v.max()) > hi):
-            bad = int(v.min()) if int(v.min()) < lo else int(v.max())
-            _fail(f"field {name} holds {bad}, outside {lo}..{hi}")
+    lo, hi = _range_bounds(len(s.comp.display_costs))
+    buf = s.buf
+    if (buf < lo).any() or (buf > hi).any():
+        for name, lo_, hi_ in _FIELD_RANGES:          # the first field out of its range, in the table's order
+            v = getattr(s, name)
+            if v.size and (int(v.min()) < lo_ or int(v.max()) > hi_):
+                bad = int(v.min()) if int(v.min()) < lo_ else int(v.max())
+                _fail(f"field {name} holds {bad}, outside {lo_}..{hi_}")
     bot_plays = n <= 2
+    vp, vp_src, res, debris, ships = (s.vp.tolist(), s.vp_src.tolist(), s.res.tolist(), s.debris.tolist(),
+                                      s.ships.tolist())
+    robots_break, robots_supply, robots_ws = s.robots_break.tolist(), s.robots_supply.tolist(), s.robots_ws.tolist()
+    hand_mc, hand_rav, rav_robots = s.hand_mc.tolist(), s.hand_rav.tolist(), s.rav_robots.tolist()
+    grid, slots, adv_space = s.grid.tolist(), s.slots.tolist(), s.adv_space.tolist()
     for p in range(5):
         if p < n or (p == BOT and bot_plays):
             continue
-        if (s.vp[p] or s.vp_src[p].any() or s.res[p] or s.debris[p] or s.ships[p] or s.robots_break[p]
-                or s.robots_supply[p] or s.robots_ws[p].any() or s.hand_mc[p].any() or s.hand_rav[p]):
+        if (vp[p] or any(vp_src[p]) or res[p] or debris[p] or ships[p] or robots_break[p]
+                or robots_supply[p] or any(robots_ws[p]) or any(hand_mc[p]) or hand_rav[p]):
             _fail(f"seat {p}, not in this {n}-player game, holds goods, robots, VP or cards")
-        if s.rav_robots[:, p].any():
+        if any(r[p] for r in rav_robots):
             _fail(f"seat {p}, not in this {n}-player game, has robots on Ravager cards")
-        if p < 4 and (np.any(s.grid[p] >= 0) or np.any(s.slots[p] >= 0) or np.any(s.adv_space[p] >= 0)):
+        if p < 4 and (max(grid[p]) >= 0 or max(slots[p]) >= 0 or max(adv_space[p]) >= 0):
             _fail(f"seat {p}, not in this {n}-player game, has tiles or cards in play")
+    mc_where = s.mc_where.tolist()
+    rav_where = s.rav_where.tolist()
     for p in range(4):
-        for k, code in enumerate(s.slots[p].tolist()):
+        for k, code in enumerate(slots[p]):
             if code == -1:
                 continue
             if 0 <= code < 60:
-                ok = s.mc_where[code] == MC_SLOT + p
+                ok = mc_where[code] == MC_SLOT + p
             elif RAVAGER_SLOT <= code < RAVAGER_SLOT + 30:
-                ok = s.rav_where[code - RAVAGER_SLOT] == RV_SLOT + p
+                ok = rav_where[code - RAVAGER_SLOT] == RV_SLOT + p
             else:
                 ok = False
             if not ok:
                 _fail(f"slot {k} of seat {p} holds code {code}, not a card played there")
     n_strips = nh // 5
-    ids = s.strip_id[:n_strips].tolist()
-    faces = s.strip_face[:n_strips].tolist()
+    strip_id, strip_face = s.strip_id.tolist(), s.strip_face.tolist()
+    ids = strip_id[:n_strips]
+    faces = strip_face[:n_strips]
     if (len(set(ids)) != n_strips or any(i < 0 for i in ids) or any(f < 0 for f in faces)
-            or any(x != -1 for x in s.strip_id[n_strips:].tolist() + s.strip_face[n_strips:].tolist())):
+            or any(x != -1 for x in strip_id[n_strips:] + strip_face[n_strips:])):
         _fail(f"Space strips {ids} with faces {faces} (expected {n_strips} different strips)")
-    spes = int(s.m[S.M_SPES_POS])
-    at = np.flatnonzero(s.hex_terrain == T_SPES).tolist()
+    spes = s.m.item(S.M_SPES_POS)
+    hex_terrain, hex_comet, hex_icons, hex_card = (s.hex_terrain.tolist(), s.hex_comet.tolist(),
+                                                   s.hex_icons.tolist(), s.hex_card.tolist())
+    at = [h for h, t in enumerate(hex_terrain) if t == T_SPES]
     if at != ([spes * 5 + 2] if spes >= 0 else []):
         _fail(f"Spes on hexes {at} while its register puts it on strip {spes}")
-    if spes >= 0 and (s.hex_comet[spes * 5 + 2] or s.hex_icons[spes * 5 + 2]):
+    if spes >= 0 and (hex_comet[spes * 5 + 2] or hex_icons[spes * 5 + 2]):
         _fail("the Spes hex shows a comet or Ravager icons")
-    if np.any(s.hex_terrain[nh:] != T_ASTEROID) or np.any(s.hex_comet[nh:]) or np.any(s.hex_icons[nh:]) \
-            or np.any(s.hex_card[nh:] >= 0):
+    if (any(t != T_ASTEROID for t in hex_terrain[nh:]) or any(hex_comet[nh:]) or any(hex_icons[nh:])
+            or any(c >= 0 for c in hex_card[nh:])):
         _fail("hexes beyond the strips in play are not empty asteroids")
 
 

@@ -267,6 +267,21 @@ def test_new_game_takes_a_components_path(tmp_path):
         engine.new_game(num_players=2, seed=5, components=3)
 
 
+def test_every_field_out_of_its_range_is_named():
+    """The invariant checker compares the whole buffer with the range of every field at once, then names the
+    first field out of its range: one entry just below or above each range is refused with that field's name."""
+    from blackangel_env.invariants import _FIELD_RANGES, InvariantError
+
+    s = engine.new_game(num_players=4, advanced=True, seed=3)
+    check_invariants(s)
+    for name, lo, hi in _FIELD_RANGES:
+        for bad in (lo - 1, hi + 1):
+            t = s.copy()
+            getattr(t, name).reshape(-1)[-1] = bad
+            with pytest.raises(InvariantError, match=rf"^field {name} holds {bad}, outside {lo}\.\.{hi}$"):
+                check_invariants(t)
+
+
 def _random_games_module():
     spec = importlib.util.spec_from_file_location("random_games", ROOT / "benchmarks" / "random_games.py")
     mod = importlib.util.module_from_spec(spec)
