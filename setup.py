@@ -2,8 +2,9 @@
 
 Cython compiles each module of ``blackangel_env._compiled.COMPILED_MODULES`` (pure-Python-mode sources) to an
 extension beside its ``.py``, recording the source's SHA-256 in it (``BLACKANGEL_SOURCE_SHA256``, in a marker
-string of a small C file of the extension's own, ``build/markers/<module>.c``; checked at import).  The build is optional: without Cython or a C compiler, or when a module fails to compile, the install
-goes on with a warning and that module runs interpreted; ``BLACKANGEL_NO_COMPILE=1`` compiles nothing.
+string of a small C file of the extension's own, ``build/markers/<module>.c``; checked at import).  The build is
+optional: without Cython or a C compiler, or when a module fails to compile, the install goes on with a warning and
+that module runs interpreted; ``BLACKANGEL_NO_COMPILE=1`` compiles nothing.
 """
 
 import os

@@ -12,8 +12,8 @@ is one pure-Python-mode source that also runs interpreted.  At import, a finder 
 * the extension otherwise, or the ``.py`` when none was built (no compiler, ``BLACKANGEL_NO_COMPILE=1``).
 
 ``status()`` says what was chosen for each module and why; ``compiled()`` lists the compiled ones
-(``python -c "from blackangel_env import _compiled; print(_compiled.status())"``).  This module imports only the standard library, so
-``setup.py`` reads ``COMPILED_MODULES`` and ``source_sha256`` from it without the package's dependencies.
+(``python -c "from blackangel_env import _compiled; print(_compiled.status())"``).  This module imports only the
+standard library, so ``setup.py`` reads ``COMPILED_MODULES`` and ``source_sha256`` from it without the package's dependencies.
 """
 
 from __future__ import annotations
