@@ -26,10 +26,11 @@ import os
 import sys
 import warnings
 
-# The modules the build compiles (dotted names): the state, the action table and every module of the rules engine
-# package but its __init__.  Each is its .py, compiled as it is (pure-Python mode), with a .pxd beside it where it
-# declares C types.
-COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions") + tuple(f"blackangel_env.engine.{m}" for m in (
+# The modules the build compiles (dotted names): the state, the action table, every module of the rules engine
+# package but its __init__, and the invariant checker.  Each is its .py, compiled as it is (pure-Python mode),
+# with a .pxd beside it where it declares C types.
+COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackangel_env.invariants") + tuple(
+    f"blackangel_env.engine.{m}" for m in (
     "a3", "activation", "black_angel", "board_actions", "command", "core", "decks", "destroy", "dice",
     "die_uses", "discover", "end", "guard", "hal", "missions", "phases", "playout", "position", "ravagers",
     "repair", "rounds", "sequence_a", "sequence_b", "setup", "ship_moves", "space", "tiles", "turn",
@@ -39,7 +40,7 @@ COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions") + tuple(f"
 # The compiled modules whose annotations declare C types (``cython.int``, memoryviews).  The build compiles the
 # others with Cython's ``annotation_typing`` off: their annotations are Python hints, and read as C types an
 # ``action: int`` argument would refuse a numpy integer that the interpreted function accepts.
-TYPED_MODULES = ("blackangel_env.engine.ship_moves",)
+TYPED_MODULES = ("blackangel_env.engine.ship_moves", "blackangel_env.invariants")
 
 MARKER = b"blackangel-source-sha256:"
 

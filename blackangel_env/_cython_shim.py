@@ -73,7 +73,7 @@ def _identity(f):
     return f
 
 
-cfunc = ccall = inline = _identity
+cfunc = ccall = inline = cclass = _identity
 
 
 def boundscheck(flag: bool):

@@ -5,6 +5,8 @@ Seeded random games in every configuration (1-4 players, base and advanced rules
 played here, through the compiled modules, and in a subprocess with ``BLACKANGEL_INTERPRETED=1``, which loads
 the ``.py`` source of every module of ``blackangel_env._compiled.COMPILED_MODULES``.  After every step each side
 hashes the legal actions, the state buffer and the generator's state; the two lists of hashes must be equal.
+The invariant checker (also compiled) must give the same verdict, message included, on both sides, on positions of
+random games and on corrupted copies of them.
 Skipped when nothing is compiled (an install without a compiler, or ``BLACKANGEL_NO_COMPILE=1``): then both sides
 would run the same interpreted code.  ``benchmarks/random_games.py --both-ways`` is the same comparison at any size
 (its own tests are below).  Running this file as a script prints its side's hashes as JSON.
@@ -12,7 +14,7 @@ would run the same interpreted code.  ``benchmarks/random_games.py --both-ways``
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -27,6 +29,18 @@ if __name__ == "__main__":
 
 from blackangel_env import _compiled, engine  # noqa: E402
 from blackangel_env.constants import HAL_DIFFICULTIES  # noqa: E402
+from blackangel_env.invariants import check_invariants  # noqa: E402
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+rg = _script("random_games")          # step_hash: the per-step hash of --both-ways
+ab = _script("invariants_ab")         # random positions and corrupted copies of them
 
 # (players, advanced, Hal difficulty, seed): every Hal difficulty solo in both rule sets, 2-4 players twice each.
 GAMES = ([(1, adv, d, 500 + 10 * i + adv) for i, d in enumerate(HAL_DIFFICULTIES) for adv in (False, True)]
@@ -42,17 +56,23 @@ def play(n: int, advanced: bool, difficulty: str, seed: int) -> list[str]:
     out = []
     while True:
         legal = [] if s.terminal else engine.legal_actions(s)
-        h = hashlib.sha256(np.asarray(legal, dtype=np.int32).tobytes())
-        h.update(s.buf.tobytes())
-        h.update(json.dumps(s.rng_state(), sort_keys=True, default=str).encode())
-        out.append(h.hexdigest()[:16])
+        out.append(rg.step_hash(s, legal))
         if s.terminal:
             return out
         engine.apply(s, legal[int(rng.integers(len(legal)))])
 
 
+def invariant_verdicts() -> list[str]:
+    """The invariant checker's verdict (``"ok"`` or the error and its message) on positions of 16 random games
+    and 4 corrupted copies of each (``benchmarks/invariants_ab.py``)."""
+    positions = ab.random_positions(16, seed=700)
+    rng = np.random.default_rng(700)
+    cases = positions + [ab.corrupted(s, rng, positions) for s in positions for _ in range(4)]
+    return [ab.verdict(check_invariants, t) for t in cases]
+
+
 def play_all() -> dict:
-    return {"status": _compiled.status(), "games": [play(*g) for g in GAMES]}
+    return {"status": _compiled.status(), "games": [play(*g) for g in GAMES], "verdicts": invariant_verdicts()}
 
 
 def test_compiled_and_interpreted_play_the_same_games():
@@ -76,6 +96,13 @@ def test_compiled_and_interpreted_play_the_same_games():
             f"game {g}: compiled and interpreted differ from step {first} (lengths {len(a)}, {len(b)})")
         steps += len(a)
     assert len(other["games"]) == len(GAMES) and steps > 20 * len(GAMES)
+    # the invariant checker, compiled and interpreted: the same verdict and message on every position, most of
+    # the corrupted copies refused
+    first = next((i for i, (x, y) in enumerate(zip(mine["verdicts"], other["verdicts"])) if x != y), None)
+    assert first is None and len(mine["verdicts"]) == len(other["verdicts"]), (
+        f"case {first}: compiled {mine['verdicts'][first]!r}, interpreted {other['verdicts'][first]!r}")
+    refused = [v for v in mine["verdicts"] if v != "ok"]
+    assert len(refused) > len(mine["verdicts"]) // 2 and all(v.startswith("InvariantError: ") for v in refused)
 
 
 def _sweep(*args: str) -> subprocess.CompletedProcess:
@@ -101,11 +128,6 @@ def test_the_sweep_plays_both_ways():
 
 
 def test_the_sweep_names_the_first_differing_step():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("random_games", ROOT / "benchmarks" / "random_games.py")
-    rg = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rg)
     assert rg._first_difference(["a", "b", "c"], ["a", "b", "c"]) is None
     assert rg._first_difference(["a", "b", "c"], ["a", "x", "c"]) == 1
     assert rg._first_difference(["a", "b"], ["a", "b", "c"]) == 2
