@@ -524,8 +524,10 @@ def _replay(args: argparse.Namespace) -> int:
         if args.step:
             print(render(s, args.viewer))
             try:
-                input("-- Enter for the next decision --")
+                answer = input("-- Enter for the next decision, q to stop --")
             except EOFError:
+                return 0
+            if answer.strip().lower() in ("q", "quit"):
                 return 0
     print(render(s, args.viewer))
     if s.terminal:
@@ -572,7 +574,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_bench)
     e = sub.add_parser("eval", help="benchmark agents: solo against Hal or at tables of agents",
                        description="Play seeded games between agents named by codes (random, greedy, heuristic, "
-                                   "mcts:<simulations>, policy:<path>, rllib:<path>) and report win rates "
+                                   "mcts:<simulations>, search, search:<key>=<value>,..., pretrained, "
+                                   "policy:<path>, rllib:<path>) and report win rates "
                                    "with 95% Wilson intervals, VP and game length.  Exit code 2 for bad arguments.")
     e.add_argument("--players", required=True, metavar="CODE[,CODE...]",
                    help="one code: solo games against Hal; 2-4 codes: tables of that many players (seats rotated)")
@@ -610,7 +613,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="the game record (JSON) to replay")
     r.add_argument("--viewer", type=int, default=None, metavar="SEAT",
                    help="draw the board from this seat's view (default: every hand shown)")
-    r.add_argument("--step", action="store_true", help="draw the board and wait for Enter after each decision")
+    r.add_argument("--step", action="store_true",
+                   help="draw the board and wait for Enter after each decision (q stops)")
     r.set_defaults(func=_replay)
     return ap
 

@@ -67,6 +67,29 @@ def test_eval_help_shows_95_percent(capsys):
         main(["eval", "--help"])
     out = capsys.readouterr().out
     assert "95%" in out and "95%%" not in out
+    # every family of agent codes is named (the misspelt-code error lists them too)
+    flat = " ".join(out.split())
+    for code in ("random", "greedy", "heuristic", "mcts:<simulations>", "search", "pretrained", "policy:<path>",
+                 "rllib:<path>"):
+        assert code in flat, code
+
+
+def test_replay_step_stops_on_q(tmp_path, capsys, monkeypatch):
+    """``replay --step`` waits after each decision; ``q`` (or the end of the input) stops it."""
+    from blackangel_env import engine
+
+    s = engine.new_game(num_players=1, seed=1)
+    taken = []
+    for _ in range(5):
+        a = engine.legal_actions(s)[0]
+        engine.apply(s, a)
+        taken.append(a)
+    path = _record(tmp_path, actions=taken)
+    answers = iter(["", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["replay", str(path), "--step"]) == 0
+    out = capsys.readouterr().out
+    assert [ln.split()[0] for ln in out.splitlines() if ln.startswith("#")] == ["#0", "#1"]
 
 
 # -- values the parser refuses -----------------------------------------------------------------------------------
