@@ -22,7 +22,12 @@ CFLAGS = ["-O1", "-g0"]
 
 class build_ext_optional(build_ext):
     """Builds each extension if it can; one that fails (no compiler, a compile error) is left out with a
-    warning, and its module runs interpreted."""
+    warning, and its module runs interpreted.  The extensions are compiled on every core (pip passes no ``-j``)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self):
         try:
@@ -76,8 +81,9 @@ def extensions():
         directives = {"language_level": 3, "emit_code_comments": False}
         typed = [e for e in exts if e.name in info["TYPED_MODULES"]]
         untyped = [e for e in exts if e.name not in info["TYPED_MODULES"]]
-        return (cythonize(typed, build_dir="build/cython", quiet=True, compiler_directives=directives)
-                + cythonize(untyped, build_dir="build/cython", quiet=True,
+        jobs = os.cpu_count() or 1                    # Cython translates the modules in parallel too
+        return (cythonize(typed, build_dir="build/cython", quiet=True, nthreads=jobs, compiler_directives=directives)
+                + cythonize(untyped, build_dir="build/cython", quiet=True, nthreads=jobs,
                             compiler_directives={**directives, "annotation_typing": False}))
     except Exception as e:  # noqa: BLE001 - a Cython error: the package still installs, interpreted
         print(f"warning: Cython failed ({type(e).__name__}: {e}); nothing compiled", file=sys.stderr)
