@@ -43,6 +43,7 @@ int = _Type("int", builtins.int)  # noqa: A001 - cython.int
 short = _Type("short", builtins.int)
 long = _Type("long", builtins.int)
 Py_ssize_t = _Type("Py_ssize_t", builtins.int)
+double = _Type("double", builtins.float)
 bint = _Type("bint", builtins.bool)
 void = _Type("void")
 

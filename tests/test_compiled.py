@@ -41,13 +41,14 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 def test_status_names_every_compiled_module():
     st = _compiled.status()
     assert tuple(st) == _compiled.COMPILED_MODULES
-    # every module of the engine package (its __init__ excepted) is compiled, with the state, the action table and
-    # the invariant checker
+    # every module of the engine package (its __init__ excepted) is compiled, with the state, the action table, the
+    # invariant checker and the agents' position value
     engine_dir = ROOT / "blackangel_env" / "engine"
     assert set(_compiled.COMPILED_MODULES) == {f"blackangel_env.engine.{p.stem}" for p in engine_dir.glob("*.py")
                                                if p.stem != "__init__"} | {"blackangel_env.state",
                                                                            "blackangel_env.actions",
-                                                                           "blackangel_env.invariants"}
+                                                                           "blackangel_env.invariants",
+                                                                           "blackangel_env.agents.value"}
     assert all(v == "compiled" or v.startswith("interpreted (") for v in st.values()), st
     assert set(_compiled.compiled()) == {n for n, v in st.items() if v == "compiled"}
     assert (st[NAME] == "compiled") == _compiled.is_compiled(ship_moves)
@@ -83,11 +84,14 @@ def test_the_interpreted_path_needs_no_cython():
             "from blackangel_env import invariants\n"
             "assert ship_moves.cython is _cython_shim and ship_moves.__file__.endswith('.py')\n"
             "assert invariants.cython is _cython_shim and invariants.__file__.endswith('.py')\n"
+            "from blackangel_env.agents import value\n"
+            "assert value.cython is _cython_shim and value.__file__.endswith('.py')\n"
             "s = engine.new_game(num_players=2, seed=3)\n"
             "import random; r = random.Random(0)\n"
             "while not s.terminal:\n"
             "    engine.apply(s, r.choice(engine.legal_actions(s)))\n"
             "    invariants.check_invariants(s)\n"
+            "    assert type(value.evaluate(s, 0)) is float\n"
             "print('scores', engine.final_scores(s))\n")
     r = _python(code, BLACKANGEL_INTERPRETED="1")
     assert r.returncode == 0, r.stderr
@@ -98,7 +102,7 @@ def test_the_shim_types():
     c = _cython_shim
     assert c.compiled is False
     assert c.declare(c.int[4]) == [0, 0, 0, 0] and c.declare(c.int, 7) == 7
-    assert c.int(3.0) == 3 and c.bint(2) is True and repr(c.const[c.short][:]) == "cython.const short[:]"
+    assert c.int(3.0) == 3 and c.double(2) == 2.0 and type(c.double(2)) is float and c.bint(2) is True and repr(c.const[c.short][:]) == "cython.const short[:]"
     assert c.boundscheck(False)(len) is len and c.cfunc(len) is len and c.cclass(dict) is dict
     with pytest.raises(TypeError, match="needs a cython type"):
         c.declare(int)

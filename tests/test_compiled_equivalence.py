@@ -6,7 +6,8 @@ played here, through the compiled modules, and in a subprocess with ``BLACKANGEL
 the ``.py`` source of every module of ``blackangel_env._compiled.COMPILED_MODULES``.  After every step each side
 hashes the legal actions, the state buffer and the generator's state; the two lists of hashes must be equal.
 The invariant checker (also compiled) must give the same verdict, message included, on both sides, on positions of
-random games and on corrupted copies of them.
+random games and on corrupted copies of them, and the agents' position value (``agents.value.evaluate``, also
+compiled) the same floats.
 Skipped when nothing is compiled (an install without a compiler, or ``BLACKANGEL_NO_COMPILE=1``): then both sides
 would run the same interpreted code.  ``benchmarks/random_games.py --both-ways`` is the same comparison at any size
 (its own tests are below).  Running this file as a script prints its side's hashes as JSON.
@@ -29,6 +30,7 @@ if __name__ == "__main__":
 
 from blackangel_env import _compiled, engine  # noqa: E402
 from blackangel_env.constants import HAL_DIFFICULTIES  # noqa: E402
+from blackangel_env.agents.value import evaluate  # noqa: E402
 from blackangel_env.invariants import check_invariants  # noqa: E402
 
 
@@ -71,8 +73,20 @@ def invariant_verdicts() -> list[str]:
     return [ab.verdict(check_invariants, t) for t in cases]
 
 
+def position_values() -> list[str]:
+    """``agents.value.evaluate`` of every seat on positions of 16 random games, with the default weights and with
+    the heuristic's kind of overrides, as exact float representations."""
+    out = []
+    for s in ab.random_positions(16, seed=800):
+        for p in range(s.num_players):
+            out.append(repr(evaluate(s, p)))
+            out.append(repr(evaluate(s, p, w_good=0.7, w_tech_tile=1.3, w_vp_tile=2.4, adv_fill=0.45)))
+    return out
+
+
 def play_all() -> dict:
-    return {"status": _compiled.status(), "games": [play(*g) for g in GAMES], "verdicts": invariant_verdicts()}
+    return {"status": _compiled.status(), "games": [play(*g) for g in GAMES], "verdicts": invariant_verdicts(),
+            "values": position_values()}
 
 
 def test_compiled_and_interpreted_play_the_same_games():
@@ -103,6 +117,10 @@ def test_compiled_and_interpreted_play_the_same_games():
         f"case {first}: compiled {mine['verdicts'][first]!r}, interpreted {other['verdicts'][first]!r}")
     refused = [v for v in mine["verdicts"] if v != "ok"]
     assert len(refused) > len(mine["verdicts"]) // 2 and all(v.startswith("InvariantError: ") for v in refused)
+    # the agents' position value, compiled and interpreted: the same floats to the last bit
+    assert len(mine["values"]) == len(other["values"]) > 400
+    first = next((i for i, (x, y) in enumerate(zip(mine["values"], other["values"])) if x != y), None)
+    assert first is None, f"value {first}: compiled {mine['values'][first]}, interpreted {other['values'][first]}"
 
 
 def _sweep(*args: str) -> subprocess.CompletedProcess:

@@ -40,13 +40,16 @@ The value of a position for seat ``p``:
 triggered), and the chance is clipped to [0, 1].
 """
 
-from __future__ import annotations
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from blackangel_env import _cython_shim as cython
 
-from blackangel_env.constants import ADV_TILE0, N_TECH, TE_VP
+from blackangel_env.constants import ADV_TILE0, N_TECH, N_TILES, TE_VP
 from blackangel_env.scoring import advanced_tiles_detail
 from blackangel_env.state import (
     BOT, M_END_TRIGGERED, M_GAME_OVER, M_RAV_DECK_N, M_ROUND, M_SOLO, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS,
-    M_TRIGGER_ROUND, MC_SPACE, MC_TUCKED, N_M, TL_ADV_SPACE, TL_EJECTED, State,
+    M_TRIGGER_ROUND, MC_SPACE, MC_TUCKED, TL_ADV_SPACE, TL_EJECTED, State,
 )
 
 # --- weights (VP per unit) -----------------------------------------------------------------------------------
@@ -73,86 +76,148 @@ W_PAYOFF_GOOD = 0.5         # a resource, ship or robot in a Mission card's ejec
 _GOOD_W = (W_PAYOFF_GOOD, W_PAYOFF_GOOD, W_PAYOFF_GOOD, W_DEBRIS, 1.0, 0.3, W_HAND_RAVAGER, W_HAND_MISSION)   # GOODS order
 
 
-def _off(s: State) -> tuple:
-    """Offsets of the fields ``evaluate`` reads, and the four buffer ranges it copies (cached per layout)."""
+@cython.cclass
+class _Offsets:
+    """Where the fields ``evaluate`` reads start in the state buffer (one per layout, cached)."""
+
+    vp: cython.Py_ssize_t
+    res: cython.Py_ssize_t
+    debris: cython.Py_ssize_t
+    ships: cython.Py_ssize_t
+    robots_break: cython.Py_ssize_t
+    robots_ws: cython.Py_ssize_t
+    hand_mc: cython.Py_ssize_t
+    hand_rav: cython.Py_ssize_t
+    grid: cython.Py_ssize_t
+    die_value: cython.Py_ssize_t
+    die_owner: cython.Py_ssize_t
+    mc_where: cython.Py_ssize_t
+    mc_owner: cython.Py_ssize_t
+    mc_hex: cython.Py_ssize_t
+    tile_where: cython.Py_ssize_t
+    hex_ship: cython.Py_ssize_t
+
+    def __init__(self, fields: dict):
+        if fields["m"][1] != 0:
+            raise RuntimeError("blackangel_env.agents.value: the registers no longer start the state buffer")
+        self.vp = fields["vp"][1]
+        self.res = fields["res"][1]
+        self.debris = fields["debris"][1]
+        self.ships = fields["ships"][1]
+        self.robots_break = fields["robots_break"][1]
+        self.robots_ws = fields["robots_ws"][1]
+        self.hand_mc = fields["hand_mc"][1]
+        self.hand_rav = fields["hand_rav"][1]
+        self.grid = fields["grid"][1]
+        self.die_value = fields["die_value"][1]
+        self.die_owner = fields["die_owner"][1]
+        self.mc_where = fields["mc_where"][1]
+        self.mc_owner = fields["mc_owner"][1]
+        self.mc_hex = fields["mc_hex"][1]
+        self.tile_where = fields["tile_where"][1]
+        self.hex_ship = fields["hex_ship"][1]
+
+
+_OFF_CACHE: dict = {}
+
+
+def _offsets(s: State) -> _Offsets:
     f = s._fields
-    key = id(f)
-    o = _OFF_CACHE.get(key)
-    if o is None:
-        off = {name: start for name, (shape, start, end) in f.items()}
-        ranges = (("m", "die_owner"), ("mc_where", "mc_hex"), ("tile_where", "tile_where"),
-                  ("hex_ship", "hex_ship"))
-        o = (off, tuple((f[a][1], f[z][2]) for a, z in ranges))
-        _OFF_CACHE[key] = o
-    return o
+    o = _OFF_CACHE.get(id(f))
+    if o is None or o[0] is not f:
+        o = _OFF_CACHE[id(f)] = (f, _Offsets(f))
+    return o[1]
 
 
-_OFF_CACHE: dict[int, tuple] = {}
+def _readable(buf):
+    """What ``evaluate`` indexes: the int16 buffer itself compiled (a typed memoryview), its Python ints
+    interpreted (numpy scalar reads are slow)."""
+    return buf if cython.compiled else buf.tolist()
+
+
+@cython.cfunc
+def _rounds_left(end_triggered: cython.long, trigger_round: cython.long, rnd: cython.long, rav_deck_n: cython.long,
+                 tok: cython.long, spes_pos: cython.long) -> cython.double:
+    """``horizon`` from the registers it reads."""
+    if end_triggered:
+        return float(max(1, trigger_round + 2 - rnd))
+    rav: cython.double = rav_deck_n + 1.0
+    spes: cython.double
+    if tok >= 0:
+        spes = 2.2 * tok + 5.3
+    else:
+        spes = max(1.0, spes_pos - 1.0)
+    return spes if spes < rav else rav
 
 
 def horizon(s: State, m=None) -> float:
     """Expected rounds left, the current one included (module docstring); ``m``: the registers as a list."""
     if m is None:
         m = s.m.tolist()
-    if m[M_END_TRIGGERED]:
-        return float(max(1, int(m[M_TRIGGER_ROUND]) + 2 - int(m[M_ROUND])))
-    rav = int(m[M_RAV_DECK_N]) + 1
-    tok = int(m[M_SPES_TOKEN_POS])
-    if tok >= 0:
-        spes = 2.2 * tok + 5.3
-    else:
-        spes = max(1.0, float(int(m[M_SPES_POS]) - 1))
-    return float(min(rav, spes))
+    return _rounds_left(m[M_END_TRIGGERED], m[M_TRIGGER_ROUND], m[M_ROUND], m[M_RAV_DECK_N], m[M_SPES_TOKEN_POS],
+                        m[M_SPES_POS])
 
 
-def _payoff(goods, w=_GOOD_W) -> float:
-    return sum(g * x for g, x in zip(goods, w) if g)
+@cython.cfunc
+def _eject_chance(adv_exp: cython.double, hexid: cython.long) -> cython.double:
+    """The chance that a card on hex ``hexid`` is ejected: its strip needs ``hexid // 5 + 1`` advances."""
+    return min(1.0, max(0.0, adv_exp - hexid // 5))
 
 
-def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: float | None = None,
-             w_vp_tile: float | None = None, adv_fill: float | None = None) -> float:
+@cython.cfunc
+def _payoff(goods, w=_GOOD_W) -> cython.double:
+    """The worth of a Mission card's ejection payoff (``GOODS`` order), each good at its weight."""
+    t: cython.double = 0.0
+    i: cython.Py_ssize_t
+    g: cython.long
+    for i in range(min(len(goods), len(w))):
+        g = goods[i]
+        if g:
+            t += g * w[i]
+    return t
+
+
+def evaluate(state: State, seat, w_good=None, w_tech_tile=None, w_vp_tile=None, adv_fill=None) -> float:
     """Worth of ``seat``'s position in VP (module docstring); ``w_good``, ``w_tech_tile``, ``w_vp_tile``,
     ``adv_fill`` override ``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``, ``ADV_FILL`` (the heuristic agent plays
     with its own, tuned ones)."""
     s = state
-    p = seat
-    o, ranges = _off(s)
-    buf = s.buf
-    (a0, a1), (c0, c1), (t0, t1), (h0, h1) = ranges
-    b = buf[a0:a1].tolist()                  # m ... die_owner (offsets from 0)
-    m0 = o["m"]
-    solo = b[m0 + M_SOLO]
-    vp0 = o["vp"]
-    vp = float(b[vp0 + p])
-    hal = float(b[vp0 + BOT]) if solo else 0.0
-    if b[m0 + M_GAME_OVER]:
+    p: cython.long = seat
+    o: _Offsets = _offsets(s)
+    b: cython.const[cython.short][::1] = _readable(s.buf)
+    i: cython.Py_ssize_t
+    c: cython.Py_ssize_t
+    d: cython.Py_ssize_t
+    t: cython.long
+    k: cython.long
+    solo: cython.bint = b[M_SOLO] != 0
+    vp: cython.double = float(b[o.vp + p])
+    hal: cython.double = float(b[o.vp + BOT]) if solo else 0.0
+    if b[M_GAME_OVER]:
         return vp - hal
     comp = s.comp
-    h = horizon(s, b[m0:m0 + N_M])
-    frac = min(1.0, h / H_REF)
-    ended = bool(b[m0 + M_END_TRIGGERED])
-    adv_exp = 0.0 if ended else h * ADVANCES_PER_ROUND
+    h: cython.double = _rounds_left(b[M_END_TRIGGERED], b[M_TRIGGER_ROUND], b[M_ROUND], b[M_RAV_DECK_N],
+                                    b[M_SPES_TOKEN_POS], b[M_SPES_POS])
+    frac: cython.double = min(1.0, h / H_REF)
+    ended: cython.bint = b[M_END_TRIGGERED] != 0
+    adv_exp: cython.double = 0.0 if ended else h * ADVANCES_PER_ROUND
 
-    def eject_chance(hexid: int) -> float:
-        k = hexid // 5
-        return min(1.0, max(0.0, adv_exp - k))
-
-    v = vp - hal
+    v: cython.double = vp - hal
     if solo and HAL_RATE:
         v -= HAL_RATE * h
     # goods: used over the rest of the game, or converted at Spes (2 for 1 VP) when the game ends there
-    spes = 1.0 if (b[m0 + M_SPES_REACHED] or b[m0 + M_SPES_TOKEN_POS] < 0) else 0.0
-    w_good = (W_GOOD if w_good is None else w_good) * frac + 0.5 * spes * (1.0 - frac)
-    v += w_good * (b[o["res"] + p] + b[o["ships"] + p] + b[o["robots_break"] + p]) + W_DEBRIS * frac * b[o["debris"] + p]
-    ws = o["robots_ws"] + 3 * p
+    spes: cython.double = 1.0 if (b[M_SPES_REACHED] or b[M_SPES_TOKEN_POS] < 0) else 0.0
+    wg: cython.double = (W_GOOD if w_good is None else w_good) * frac + 0.5 * spes * (1.0 - frac)
+    v += (wg * (b[o.res + p] + b[o.ships + p] + b[o.robots_break + p])
+          + W_DEBRIS * frac * b[o.debris + p])
+    ws: cython.Py_ssize_t = o.robots_ws + 3 * p
     v += W_WORKSTATION * frac * (b[ws] + b[ws + 1] + b[ws + 2])
-    g0 = o["grid"] + 9 * p
-    grid = b[g0:g0 + 9]
-    tile_scale = frac
-    w_tech = W_TECH_TILE if w_tech_tile is None else w_tech_tile
-    w_vpt = W_VP_TILE if w_vp_tile is None else w_vp_tile
-    has_adv = False
-    for t in grid:
+    tile_scale: cython.double = frac
+    w_tech: cython.double = W_TECH_TILE if w_tech_tile is None else w_tech_tile
+    w_vpt: cython.double = W_VP_TILE if w_vp_tile is None else w_vp_tile
+    has_adv: cython.bint = False
+    for i in range(9):
+        t = b[o.grid + 9 * p + i]
         if t < 0:
             continue
         if t >= ADV_TILE0:
@@ -161,40 +226,57 @@ def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: 
             v += w_vpt * tile_scale
         else:
             v += w_tech * tile_scale
-    tw = buf[t0:t1].tolist()
-    ej = TL_EJECTED + p
-    v += W_EJECTED_TECH * tw[:N_TECH].count(ej)
-    if has_adv or ej in tw[ADV_TILE0:] or (TL_ADV_SPACE + p) in tw[ADV_TILE0:]:
-        fill = (ADV_FILL if adv_fill is None else adv_fill) * frac
-        for d in advanced_tiles_detail(s, p):
-            v += d["vp"] + fill * (d["cap"] - d["vp"])
+    tw: cython.Py_ssize_t = o.tile_where
+    ej: cython.long = TL_EJECTED + p
+    k = 0
+    for i in range(N_TECH):
+        if b[tw + i] == ej:
+            k += 1
+    v += W_EJECTED_TECH * k
+    adv_elsewhere: cython.bint = False                 # an Advanced tile ejected by p or on one of its spaces
+    for i in range(ADV_TILE0, N_TILES):
+        if b[tw + i] == ej or b[tw + i] == TL_ADV_SPACE + p:
+            adv_elsewhere = True
+    if has_adv or adv_elsewhere:
+        fill: cython.double = (ADV_FILL if adv_fill is None else adv_fill) * frac
+        for detail in advanced_tiles_detail(s, p):
+            v += detail["vp"] + fill * (detail["cap"] - detail["vp"])
     # Mission cards.
-    cards = buf[c0:c1].tolist()
-    where, owner, hexes = cards[:60], cards[60:120], cards[120:180]
-    tucked = MC_TUCKED + p
-    v += W_CARD_TUCKED * where.count(tucked)
-    ships = buf[h0:h1].tolist()
-    in_space = []
-    c = -1
-    for _ in range(where.count(MC_SPACE)):
-        c = where.index(MC_SPACE, c + 1)
-        in_space.append(c)
-    for c in in_space:
-        own = owner[c]
-        hx = hexes[c]
-        holder = p in ships[2 * hx:2 * hx + 2]
+    mw: cython.Py_ssize_t = o.mc_where
+    mo: cython.Py_ssize_t = o.mc_owner
+    mh: cython.Py_ssize_t = o.mc_hex
+    hs: cython.Py_ssize_t = o.hex_ship
+    tucked: cython.long = MC_TUCKED + p
+    k = 0
+    for c in range(60):
+        if b[mw + c] == tucked:
+            k += 1
+    v += W_CARD_TUCKED * k
+    own: cython.long
+    hx: cython.long
+    nk: cython.long
+    col: cython.long
+    holder: cython.bint
+    pe: cython.double
+    gain: cython.double
+    for c in range(60):
+        if b[mw + c] != MC_SPACE:
+            continue
+        own = b[mo + c]
+        hx = b[mh + c]
+        holder = 0 <= hx < 35 and (b[hs + 2 * hx] == p or b[hs + 2 * hx + 1] == p)
         if own != p and not holder and not (solo and own == BOT):
             continue
         kind = comp.mission_kind[c]
         if own == BOT:
-            v -= HAL_EJECT_VP * eject_chance(hx)
+            v -= HAL_EJECT_VP * _eject_chance(adv_exp, hx)
             if not holder:
                 continue
         if kind == 0:                           # activation
             if own == p:
                 v += W_ACTIVATION_CARD * frac
             continue
-        pe = eject_chance(hx)
+        pe = _eject_chance(adv_exp, hx)
         if pe <= 0.0:
             continue
         nk = comp.mission_neut_kind[c]
@@ -208,20 +290,21 @@ def evaluate(state: State, seat: int, w_good: float | None = None, w_tech_tile: 
                 gain += _payoff(comp.mission_neut_holder[c])
         else:
             col = comp.mission_neut_colour[c]
+            k = 0
             if nk == 1:                         # per owned card of colour in Space (strip 1 excluded)
-                n = sum(1 for d in in_space if owner[d] == p and d // 20 == col and hexes[d] >= 5 and d != c)
+                for d in range(20 * col, 20 * col + 20):
+                    if b[mw + d] == MC_SPACE and b[mo + d] == p and b[mh + d] >= 5 and d != c:
+                        k += 1
             else:                               # per tucked card of colour
-                n = where[20 * col:20 * col + 20].count(tucked)
-            gain = comp.mission_neut_vp_each[c] * n
+                for d in range(20 * col, 20 * col + 20):
+                    if b[mw + d] == tucked:
+                        k += 1
+            gain = comp.mission_neut_vp_each[c] * k
         v += pe * gain
-    hm = o["hand_mc"] + 3 * p
+    hm: cython.Py_ssize_t = o.hand_mc + 3 * p
     v += W_HAND_MISSION * frac * min(b[hm] + b[hm + 1] + b[hm + 2], HAND_LIMIT)
-    v += W_HAND_RAVAGER * frac * b[o["hand_rav"] + p]
-    do, dv = o["die_owner"], o["die_value"]
-    owners = b[do:do + 18]
-    if p in owners:
-        vals = b[dv:dv + 18]
-        for i in range(18):
-            if owners[i] == p:
-                v += W_DIE + W_DIE_VALUE * vals[i]
+    v += W_HAND_RAVAGER * frac * b[o.hand_rav + p]
+    for i in range(18):
+        if b[o.die_owner + i] == p:
+            v += W_DIE + W_DIE_VALUE * b[o.die_value + i]
     return v
