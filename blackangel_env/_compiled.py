@@ -27,10 +27,11 @@ import sys
 import warnings
 
 # The modules the build compiles (dotted names): the state, the action table, every module of the rules engine
-# package but its __init__, the invariant checker and the agents' position value.  Each is its .py, compiled as it
+# package but its __init__, the invariant checker, the observation encoder's plan runner and the agents' position
+# value.  Each is its .py, compiled as it
 # is (pure-Python mode), with a .pxd beside it where it declares C types.
 COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackangel_env.invariants",
-                    "blackangel_env.agents.value") + tuple(
+                    "blackangel_env.agents.value", "blackangel_env.encoding_kernel") + tuple(
     f"blackangel_env.engine.{m}" for m in (
     "a3", "activation", "black_angel", "board_actions", "command", "core", "decks", "destroy", "dice",
     "die_uses", "discover", "end", "guard", "hal", "missions", "phases", "playout", "position", "ravagers",
@@ -41,7 +42,8 @@ COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackange
 # The compiled modules whose annotations declare C types (``cython.int``, memoryviews).  The build compiles the
 # others with Cython's ``annotation_typing`` off: their annotations are Python hints, and read as C types an
 # ``action: int`` argument would refuse a numpy integer that the interpreted function accepts.
-TYPED_MODULES = ("blackangel_env.engine.ship_moves", "blackangel_env.invariants", "blackangel_env.agents.value")
+TYPED_MODULES = ("blackangel_env.engine.ship_moves", "blackangel_env.invariants", "blackangel_env.agents.value",
+                 "blackangel_env.encoding_kernel")
 
 MARKER = b"blackangel-source-sha256:"
 

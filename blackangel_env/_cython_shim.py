@@ -16,6 +16,13 @@ import builtins
 compiled = False
 
 
+def _float32(x):
+    """``cython.float(x)`` interpreted: numpy's float32, so that products and comparisons round as C floats do."""
+    import numpy
+
+    return numpy.float32(x)
+
+
 class _Type:
     """A C type name (``cython.int``): ``T[n]`` is a C array of n, ``T[:]`` a typed memoryview, ``T(x)`` a cast;
     ``cython.const[T]`` the same type, read-only."""
@@ -44,6 +51,7 @@ short = _Type("short", builtins.int)
 long = _Type("long", builtins.int)
 Py_ssize_t = _Type("Py_ssize_t", builtins.int)
 double = _Type("double", builtins.float)
+float = _Type("float", _float32)  # noqa: A001 - cython.float: a float32 (``cast``), as in C
 bint = _Type("bint", builtins.bool)
 void = _Type("void")
 
@@ -68,6 +76,13 @@ def declare(t, value=None):
     if t.length is not None:
         return [0] * t.length
     return value
+
+
+def cast(t, x):
+    """``cython.cast(T, x)``: ``T(x)`` (a float32 for ``cython.float``)."""
+    if not isinstance(t, _Type):
+        raise TypeError(f"cython.cast needs a cython type, not {t!r}")
+    return t(x)
 
 
 def _identity(f):

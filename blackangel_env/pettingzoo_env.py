@@ -75,7 +75,7 @@ from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
 from .config import GameConfig, positive_int_or_none
-from .encoding import SeatEncoder, _plan, encode_state, observation_high, state_size
+from .encoding import SeatEncoder, encode_state, observation_high, state_size
 from .outcome import DEFAULT_REWARD_SCALE, REWARD_SCHEMES, check_reward, margins, result_info, terminal_rewards
 from .state import M_ACTOR, M_GAME_OVER, PHASE_NAMES, State
 
@@ -160,8 +160,8 @@ class raw_env(AECEnv, EzPickle):
         self._version = 0
         self._obs_cache: dict[str, tuple[int, dict]] = {}
         self._encoders = [SeatEncoder(seat) for seat in range(n)]   # each seat's observation, updated incrementally
-        for seat in range(n):              # the observation encoders' tables, built once here, not mid-game
-            _plan(self._comp, n, seat).inc()
+        for enc in self._encoders:         # the observation encoders' tables, built once here, not mid-game
+            enc.prepare(self._comp, n)
 
     # -- spaces ---------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -42,12 +42,13 @@ def test_status_names_every_compiled_module():
     st = _compiled.status()
     assert tuple(st) == _compiled.COMPILED_MODULES
     # every module of the engine package (its __init__ excepted) is compiled, with the state, the action table, the
-    # invariant checker and the agents' position value
+    # invariant checker, the observation plan runner and the agents' position value
     engine_dir = ROOT / "blackangel_env" / "engine"
     assert set(_compiled.COMPILED_MODULES) == {f"blackangel_env.engine.{p.stem}" for p in engine_dir.glob("*.py")
                                                if p.stem != "__init__"} | {"blackangel_env.state",
                                                                            "blackangel_env.actions",
                                                                            "blackangel_env.invariants",
+                                                                           "blackangel_env.encoding_kernel",
                                                                            "blackangel_env.agents.value"}
     assert all(v == "compiled" or v.startswith("interpreted (") for v in st.values()), st
     assert set(_compiled.compiled()) == {n for n, v in st.items() if v == "compiled"}

@@ -6,8 +6,9 @@ played here, through the compiled modules, and in a subprocess with ``BLACKANGEL
 the ``.py`` source of every module of ``blackangel_env._compiled.COMPILED_MODULES``.  After every step each side
 hashes the legal actions, the state buffer and the generator's state; the two lists of hashes must be equal.
 The invariant checker (also compiled) must give the same verdict, message included, on both sides, on positions of
-random games and on corrupted copies of them, and the agents' position value (``agents.value.evaluate``, also
-compiled) the same floats.
+random games and on corrupted copies of them, the agents' position value (``agents.value.evaluate``, also
+compiled) the same floats, and the observations the same bytes (compiled, the plan runs in ``encoding_kernel``;
+interpreted, ``encoding`` takes its vectorised numpy path).
 Skipped when nothing is compiled (an install without a compiler, or ``BLACKANGEL_NO_COMPILE=1``): then both sides
 would run the same interpreted code.  ``benchmarks/random_games.py --both-ways`` is the same comparison at any size
 (its own tests are below).  Running this file as a script prints its side's hashes as JSON.
@@ -15,6 +16,7 @@ would run the same interpreted code.  ``benchmarks/random_games.py --both-ways``
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -31,6 +33,7 @@ if __name__ == "__main__":
 from blackangel_env import _compiled, engine  # noqa: E402
 from blackangel_env.constants import HAL_DIFFICULTIES  # noqa: E402
 from blackangel_env.agents.value import evaluate  # noqa: E402
+from blackangel_env.encoding import encode_observation  # noqa: E402
 from blackangel_env.invariants import check_invariants  # noqa: E402
 
 
@@ -84,9 +87,15 @@ def position_values() -> list[str]:
     return out
 
 
+def observation_hashes() -> list[str]:
+    """A hash of ``encode_observation`` of every seat on positions of 16 random games."""
+    return [hashlib.sha256(encode_observation(s, p).tobytes()).hexdigest()[:16]
+            for s in ab.random_positions(16, seed=900) for p in range(s.num_players)]
+
+
 def play_all() -> dict:
     return {"status": _compiled.status(), "games": [play(*g) for g in GAMES], "verdicts": invariant_verdicts(),
-            "values": position_values()}
+            "values": position_values(), "observations": observation_hashes()}
 
 
 def test_compiled_and_interpreted_play_the_same_games():
@@ -121,6 +130,10 @@ def test_compiled_and_interpreted_play_the_same_games():
     assert len(mine["values"]) == len(other["values"]) > 400
     first = next((i for i, (x, y) in enumerate(zip(mine["values"], other["values"])) if x != y), None)
     assert first is None, f"value {first}: compiled {mine['values'][first]}, interpreted {other['values'][first]}"
+    # the observations, compiled (encoding_kernel) and interpreted (the numpy path): the same bytes
+    assert len(mine["observations"]) == len(other["observations"]) > 200
+    first = next((i for i, (x, y) in enumerate(zip(mine["observations"], other["observations"])) if x != y), None)
+    assert first is None, f"observation {first} differs between compiled and interpreted"
 
 
 def _sweep(*args: str) -> subprocess.CompletedProcess:

@@ -319,10 +319,13 @@ def test_derived_values(n):
 @pytest.mark.parametrize("n,advanced", [(n, adv) for n in (1, 2, 3, 4) for adv in (False, True)])
 @pytest.mark.parametrize("full_above", [0, 32, 10_000])
 def test_seat_encoder_equals_encode_observation(n, advanced, full_above, monkeypatch):
-    """SeatEncoder (incremental, as the environments use it) gives exactly encode_observation's vectors, whatever
-    the size of the change since its previous call: every path (Python update, derived values and counts kept
-    in Python then the vectorised encoding, full encoding) and a new game with the same encoders."""
+    """SeatEncoder's incremental path (what the environments use where ``encoding_kernel`` is not compiled) gives
+    exactly encode_observation's vectors, whatever the size of the change since its previous call: every path
+    (Python update, derived values and counts kept in Python then the vectorised encoding, full encoding) and a
+    new game with the same encoders.  (The compiled plan runner: tests/test_encoding_kernel.py.)"""
+    from blackangel_env import encoding
     from blackangel_env.encoding import SeatEncoder
+    monkeypatch.setattr(encoding, "_KERNEL", False)
     monkeypatch.setattr(SeatEncoder, "FULL_ABOVE", full_above)
     encoders = [SeatEncoder(q) for q in range(n)]
     for seed in (3, 4):
