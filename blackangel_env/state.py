@@ -244,6 +244,17 @@ class State:
     """One game position.  Create it with ``blackangel_env.engine.new_game``; mutate it only through
     ``blackangel_env.engine.apply``."""
 
+    # Defaults of the attributes a copy does not set (``copy`` sets only what it carries): no generator object
+    # yet, no reader, no log, nothing cached.
+    _rng = None
+    _rng_reader = None
+    log = None
+    _legal_key = None
+    _legal = None
+    _memo_key = None
+    _memo = None
+    _memo_ok = False
+
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config
         self.comp = comp
@@ -330,17 +341,11 @@ class State:
         new.config = self.config
         new.comp = self.comp
         new.buf = self.buf.copy()
-        new._rng = None
         new._rng_state = st
-        new._rng_reader = None
-        new.log = list(self.log) if (keep_log and self.log is not None) else None
-        new._legal_key = None
-        new._legal = None
-        new._memo_key = None
-        new._memo = None
-        new._memo_ok = False
         new._fields = self._fields                      # the layout's views table (_bind)
-        return new
+        if keep_log and self.log is not None:
+            new.log = list(self.log)
+        return new                                      # the other attributes: the class's defaults
 
     def __getstate__(self) -> dict:
         # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, so it is not carried
