@@ -17,7 +17,7 @@ OLD_NAMES = ("agents", "training")
 
 # blackangel_env's modules above the rules engine; every other module of blackangel_env (the engine package
 # included) is the rules engine and its data ("core").
-VIEWS = {"blackangel_env.encoding", "blackangel_env.render", "blackangel_env.explain"}
+VIEWS = {"blackangel_env.encoding", "blackangel_env.encoding_kernel", "blackangel_env.render", "blackangel_env.explain"}
 ADAPTERS = {"blackangel_env", "blackangel_env.pettingzoo_env", "blackangel_env.gym_env", "blackangel_env.vector"}
 APPLICATION = {"blackangel_env.cli", "blackangel_env.bench", "blackangel_env.docgen"}
 
