@@ -873,7 +873,8 @@ class SeatEncoder:
         self.seat = seat
         self._key = None
         self._buf = None
-        self._program_key = None
+        self._program_comp = None              # the components and player count of the compiled plan in use
+        self._program_n = 0
 
     def prepare(self, comp: Components, n: int) -> None:
         """Build now what ``encode`` needs for games of ``n`` players with components ``comp`` (an environment
@@ -944,15 +945,16 @@ class SeatEncoder:
     def encode(self, state: State) -> np.ndarray:
         buf = state.buf
         if _KERNEL:                            # the compiled plan: the whole observation in a few microseconds
-            key = (state.comp, buf.item(M_N_PLAYERS))
-            if key != self._program_key:
-                n = key[1]
+            comp = state.comp
+            n = buf.item(M_N_PLAYERS)
+            if comp is not self._program_comp or n != self._program_n:
                 if not 0 <= self.seat < n:
                     raise ValueError(f"seat must be a player seat 0..{n - 1}, got {self.seat!r}")
-                P = _plan(state.comp, n, self.seat)
+                P = _plan(comp, n, self.seat)
                 self._program = P.program()
                 self._n_out = P.N
-                self._program_key = key
+                self._program_comp = comp
+                self._program_n = n
             out = np.empty(self._n_out, dtype=np.float32)
             self._program.fill(buf, out)
             return out

@@ -162,3 +162,18 @@ def test_encode_observation_falls_back_for_other_output_arrays():
     wide = np.zeros((observation_size(), 2), dtype=np.float32)
     col = wide[:, 0]
     assert encode_observation(s, 1, col) is col and np.array_equal(col, want)
+
+
+def test_one_seat_encoder_across_player_counts_and_component_sets():
+    """A SeatEncoder follows games of other player counts and of another Components object (loaded anew), and a
+    game without its seat raises ValueError."""
+    from blackangel_env.components import load_components
+    enc = SeatEncoder(1)
+    other = load_components()
+    games = [engine.new_game(num_players=2, seed=31), engine.new_game(num_players=4, seed=32, components=other),
+             engine.new_game(num_players=3, advanced=True, seed=33), engine.new_game(num_players=2, seed=34)]
+    for s in games:
+        assert enc.encode(s).tobytes() == _numpy(s, 1).tobytes()
+    with pytest.raises(ValueError, match="seat"):
+        enc.encode(engine.new_game(num_players=1, seed=35))
+    assert enc.encode(games[1]).tobytes() == _numpy(games[1], 1).tobytes()
