@@ -79,6 +79,23 @@ def test_scores_consistent_with_the_log(n):
         assert last.get(f"player_{p}", 5) == int(s.vp[p])
 
 
+def test_the_log_opens_with_the_setup_and_counts_cubes_in_words():
+    """The log's first line is the set-up (before the Ravagers that setup brings in attack), and a damage line
+    reads "1 cube" / "2 cubes"."""
+    import re
+    seen = set()
+    for seed in range(12):
+        s = engine.new_game(num_players=1 + seed % 4, seed=seed, log=True)
+        assert s.log[0].startswith("setup: ") and not any(line.startswith("setup: ") for line in s.log[1:])
+        play_random(s, np.random.default_rng(seed))
+        for line in s.log:
+            m = re.search(r"damage on action \d \((\d) (cubes?)\)", line)
+            if m:
+                assert m.group(2) == ("cube" if m.group(1) == "1" else "cubes"), line
+                seen.add(m.group(1))
+    assert seen == {"1", "2"}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("n", COUNTS)

@@ -51,7 +51,8 @@ def _damage_action(s: State, a: int) -> None:
     if s.dmg.item(a) < s.comp.max_action_damage:
         s.dmg[a] += 1
         if s.log is not None:
-            _log(s, f"damage on action {a + 1} ({s.dmg.item(a)} cubes)")
+            k = s.dmg.item(a)
+            _log(s, f"damage on action {a + 1} ({k} cube{'' if k == 1 else 's'})")
     elif _damage_die(s, s.comp.action_colour[a]) and s.log is not None:
         _log(s, f"damage on a {COLOURS[s.comp.action_colour[a]]} die in the supply")
 

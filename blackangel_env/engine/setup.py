@@ -60,8 +60,10 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     buf = _blank_buffer(len(comp.display_costs))
     s = State(config, comp, buf, np.random.default_rng(seed))
     s.bind_views()                       # setup writes most fields, and the game goes on using them
-    if log:
+    if log:                              # the log opens with the set-up, before what setup itself logs
         s.log = []
+        _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
+                f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
     m = s.m
     m[M_N_PLAYERS] = n
     m[M_ADVANCED] = int(config.advanced)
@@ -167,9 +169,6 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     for p in range(n):
         s.last_seq[p] = SEQ_NONE
     _next_setup_reserve(s, 0)
-    if s.log is not None:
-        _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
-                f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
     return s
 
 
