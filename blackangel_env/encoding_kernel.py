@@ -64,8 +64,7 @@ class Program:
     sc_dst: cython.Py_ssize_t[::1]
     sc_scale: cython.float[::1]
     sc_high: cython.float[::1]
-    ext: cython.Py_ssize_t[::1]
-    scratch: object                     # the numpy array behind ``ext``
+    ext: cython.Py_ssize_t[::1]         # the scratch vector (the memoryview keeps its array alive)
 
     def __init__(self, plan, final_regs):
         """``plan``: an ``encoding._Plan``; ``final_regs``: the buffer positions of the registers (end triggered,
@@ -97,8 +96,7 @@ class Program:
         self.sc_dst = _ints(plan.sc_dst)
         self.sc_scale = np.ascontiguousarray(plan.sc_scale, dtype=np.float32)
         self.sc_high = np.ascontiguousarray(plan.sc_high, dtype=np.float32)
-        self.scratch = D.new_ext()
-        self.ext = self.scratch
+        self.ext = D.new_ext()
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
