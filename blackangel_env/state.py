@@ -230,6 +230,28 @@ class StateError(ValueError):
     """A saved state is malformed or inconsistent."""
 
 
+class _View:
+    """A named view of a state's buffer (``State.m``, ``State.vp``, ...): made on first read from the state's
+    layout and kept in the state's ``__dict__``, where later reads find it first (a descriptor without
+    ``__set__``: no ``__getattr__`` on ``State``, which would slow every attribute read)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        name = self.name
+        shape, off, end = obj._fields[name]
+        v = obj.buf[off:end]
+        if len(shape) > 1:
+            v = v.reshape(shape)
+        obj.__dict__[name] = v
+        return v
+
+
 _legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
 
 
@@ -298,29 +320,17 @@ class State:
         return self._rng.bit_generator.state
 
     def _bind(self) -> None:
-        """Views are made on first use (``__getattr__``), so a copy costs one buffer copy."""
+        """The named views are made on first use (``_View``), so a copy costs one buffer copy."""
         self._fields = _views(len(self.comp.display_costs))
 
     def bind_views(self) -> None:
-        """Make every named view now: cheaper than one ``__getattr__`` call each on first use, for a state that
-        will use most of them (a new game).  A copy still makes its views on first use."""
+        """Make every named view now: cheaper than making each on first use, for a state that will use most of
+        them (a new game).  A copy still makes its views on first use."""
         d = self.__dict__
         buf = self.buf
         for name, off, end, shape in _view_list(len(self.comp.display_costs)):
             if name not in d:
                 d[name] = buf[off:end] if shape is None else buf[off:end].reshape(shape)
-
-    def __getattr__(self, name: str):
-        # Only called for attributes not yet in __dict__: the named views into the buffer.
-        try:
-            shape, off, end = self.__dict__["_fields"][name]
-        except KeyError:
-            raise AttributeError(f"State has no attribute {name!r}") from None
-        v = self.buf[off:end]
-        if len(shape) > 1:
-            v = v.reshape(shape)
-        self.__dict__[name] = v
-        return v
 
     def ships_out(self, p: int) -> int:
         """How many of seat p's ships are in space (counted from the hex occupancy)."""
@@ -348,13 +358,17 @@ class State:
         return new                                      # the other attributes: the class's defaults
 
     def __getstate__(self) -> dict:
-        # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, so it is not carried
-        d = self.__dict__.copy()
+        # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, and the named views
+        # would come back as arrays of their own, apart from the buffer: neither is carried (the views are made
+        # again on first use)
+        fields = self._fields
+        d = {k: v for k, v in self.__dict__.items() if k not in fields}
         d["_rng_reader"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
-        self.__dict__.update(d)
+        fields = d.get("_fields", ())                  # views pickled by an older version are dropped too
+        self.__dict__.update({k: v for k, v in d.items() if k not in fields})
         self.__dict__.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:
@@ -468,6 +482,12 @@ class State:
             raise StateError(f"saved state {path} is not valid JSON: {e}") from None
         return cls.from_dict(d)
 
+
+for _name, _shape, _off in layout(1):           # the field names are the same for every display length
+    if hasattr(State, _name):
+        raise RuntimeError(f"state field {_name!r} would hide an attribute of State")
+    setattr(State, _name, _View(_name))
+del _name, _shape, _off
 
 def _jsonable_rng_state(st: dict) -> dict:
     return _copy.deepcopy(st)

@@ -101,3 +101,27 @@ def test_a_snapshot_restores_where_raw_access_is_off(monkeypatch):
     monkeypatch.setattr(generator_state, "AVAILABLE", False)
     t = pickle.loads(blob)
     assert t.rng.random(5).tolist() == s.rng.random(5).tolist()
+
+
+def test_pickled_and_deep_copied_states_play_on_their_own_buffer():
+    """The named views are not pickled (they would come back as arrays apart from the buffer, and a move would
+    change them but not the buffer that the legal actions, saving and equality read): a pickled or deep-copied
+    state plays on exactly as the original, and a pickle made with the views in it is read the same way."""
+    s = _mid_game(seed=5, steps=30)
+    with_views = dict(s.__dict__)                            # what an older version pickled
+    old = state_module.State.__new__(state_module.State)
+    old.__setstate__(with_views)
+    for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s), old):
+        assert t.m.base is t.buf and t.hex_ship.base is t.buf
+        c = s.copy()
+        rng = np.random.default_rng(1)
+        for _ in range(40):
+            if c.terminal:
+                break
+            legal = engine.legal_actions(c)
+            assert engine.legal_actions(t) == legal
+            a = legal[int(rng.integers(len(legal)))]
+            engine.apply(c, a)
+            engine.apply(t, a)
+            assert np.array_equal(t.buf, c.buf)
+        assert t == c
