@@ -945,17 +945,7 @@ class SeatEncoder:
     def encode(self, state: State) -> np.ndarray:
         buf = state.buf
         if _KERNEL:                            # the compiled plan: the whole observation in a few microseconds
-            comp = state.comp
-            n = buf.item(M_N_PLAYERS)
-            if comp is not self._program_comp or n != self._program_n:
-                if not 0 <= self.seat < n:
-                    raise ValueError(f"seat must be a player seat 0..{n - 1}, got {self.seat!r}")
-                P = _plan(comp, n, self.seat)
-                self._program = P.program()
-                self._n_out = P.N
-                self._program_comp = comp
-                self._program_n = n
-            out = np.empty(self._n_out, dtype=np.float32)
+            out = np.empty(self._program_for(state), dtype=np.float32)
             self._program.fill(buf, out)
             return out
         if buf is not self._buf or state.comp is not self._comp:
@@ -971,6 +961,30 @@ class SeatEncoder:
         elif count:
             self._update(changed.tolist())
         return self._out.copy()
+
+    def encode_into(self, state: State, out: np.ndarray) -> None:
+        """``encode(state)`` written into ``out``, a float32 vector of the observation's length (a row of a
+        batch): the same values, without a new array where the plan is compiled."""
+        if _KERNEL and out.dtype == np.float32 and out.ndim == 1 and out.flags.c_contiguous \
+                and out.flags.writeable and len(out) == self._program_for(state):
+            self._program.fill(state.buf, out)
+        else:
+            out[...] = self.encode(state)
+
+    def _program_for(self, state: State) -> int:
+        """The compiled plan of this seat for the state's components and player count (made when either
+        changes); returns the observation's length."""
+        comp = state.comp
+        n = state.buf.item(M_N_PLAYERS)
+        if comp is not self._program_comp or n != self._program_n:
+            if not 0 <= self.seat < n:
+                raise ValueError(f"seat must be a player seat 0..{n - 1}, got {self.seat!r}")
+            P = _plan(comp, n, self.seat)
+            self._program = P.program()
+            self._n_out = P.N
+            self._program_comp = comp
+            self._program_n = n
+        return self._n_out
 
     def _update(self, xs: list[int]) -> None:
         """Re-encode the changed buffer cells ``xs``.  The scratch vector's buffer part is left stale (only the

@@ -178,6 +178,15 @@ class BlackAngelSingleAgentEnv(gym.Env):
 
     # -- Gymnasium API ----------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._start(seed)
+        return self._observe(), self._info(False)
+
+    def step(self, action):
+        reward, terminated, truncated, illegal = self._play(action)
+        return self._observe(), reward, terminated, truncated, self._info(illegal)
+
+    def _start(self, seed: int | None) -> None:
+        """``reset`` without its observation and info (the vector environment writes those into its batches)."""
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
@@ -195,9 +204,9 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self._pending_reward = reward
         if self._state.terminal:
             self._over = True
-        return self._observe(), self._info(False)
 
-    def step(self, action):
+    def _play(self, action) -> tuple[float, bool, bool, bool]:
+        """``step`` without its observation and info: (reward, terminated, truncated, illegal)."""
         s = self._state
         if s is None:
             raise RuntimeError("call reset() before step()")
@@ -209,7 +218,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         mask = self._legal_mask()
         if not mask[a]:
             self._over = truncated
-            return self._observe(), self.illegal_reward, False, truncated, self._info(True)
+            return self.illegal_reward, False, truncated, True
         engine.apply(s, a)
         self._mask = None
         reward = self._pending_reward + self._step_reward()
@@ -222,7 +231,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self._over = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return self._observe(), float(reward), terminated, bool(truncated), self._info(False)
+        return float(reward), terminated, bool(truncated), False
 
     def action_masks(self) -> np.ndarray:
         """Boolean legal-action mask of the learner (all True once the episode is over: module docstring)."""
@@ -308,6 +317,15 @@ class BlackAngelSingleAgentEnv(gym.Env):
 
     def _observe(self) -> np.ndarray:
         return self._encoder.encode(self._state)
+
+    def _write(self, obs: np.ndarray, mask: np.ndarray) -> None:
+        """What ``_observe`` and ``action_masks`` return, written into ``obs`` (float32) and ``mask`` (bool): the
+        vector environment's rows for this game."""
+        self._encoder.encode_into(self._state, obs)
+        if self._over:
+            mask[:] = True
+        else:
+            np.not_equal(self._legal_mask(), 0, out=mask)
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         """The step's info: the same keys, shapes and dtypes at every step (module docstring)."""

@@ -37,8 +37,8 @@ import numpy as np
 from . import engine
 from .state import BOT, M_GAME_OVER, M_SOLO, State
 
-__all__ = ["DEFAULT_REWARD_SCALE", "NO_HAL", "REWARD_SCHEMES", "check_reward", "margins", "result_info",
-           "terminal_rewards"]
+__all__ = ["DEFAULT_REWARD_SCALE", "NO_HAL", "REWARD_SCHEMES", "check_reward", "hal_score", "margins", "result_info",
+           "terminal_rewards", "write_result_info"]
 
 REWARD_SCHEMES = ("win", "margin", "vp", "dense_margin")
 DEFAULT_REWARD_SCALE = 0.02          # 1 / 50 VP
@@ -92,7 +92,25 @@ def result_info(s: State) -> dict[str, Any]:
         won[engine.winners(s)] = 1
     return {
         "scores": s.vp[:n].astype(np.int64),
-        "hal_score": np.int64(s.vp.item(BOT) if s.m.item(M_SOLO) else NO_HAL),
+        "hal_score": np.int64(hal_score(s)),
         "winners": won,
         "game_over": np.array(over),
     }
+
+
+def hal_score(s: State) -> int:
+    """``info["hal_score"]``: Hal's VP in the solo game, ``NO_HAL`` in games without him."""
+    return s.vp.item(BOT) if s.m.item(M_SOLO) else NO_HAL
+
+
+def write_result_info(s: State, i: int, batch: dict[str, np.ndarray]) -> None:
+    """The result keys of ``info`` (``result_info``) written into row ``i`` of a vector environment's batched
+    arrays ``batch["scores"]`` ``(N, num_players)``, ``["hal_score"]`` ``(N,)``, ``["winners"]`` ``(N,
+    num_players)`` (zeros beforehand) and ``["game_over"]`` ``(N,)``."""
+    n = s.num_players
+    batch["scores"][i] = s.vp[:n]
+    batch["hal_score"][i] = hal_score(s)
+    over = bool(s.m.item(M_GAME_OVER))
+    batch["game_over"][i] = over
+    if over:
+        batch["winners"][i, engine.winners(s)] = 1

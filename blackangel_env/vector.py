@@ -51,6 +51,7 @@ from gymnasium.vector.utils import batch_space
 from . import actions as A
 from .engine import IllegalActionError
 from .gym_env import BlackAngelSingleAgentEnv
+from .outcome import write_result_info
 
 __all__ = ["BlackAngelVectorEnv", "ENV_OPTIONS"]
 
@@ -103,14 +104,14 @@ class BlackAngelVectorEnv(VectorEnv):
             raise ValueError(f"BlackAngelVectorEnv.reset takes no options (every game is reset; reset_mask is not "
                              f"supported), got {sorted(options)}")
         seeds = self._seeds(seed)
-        infos = []
+        batch = self._new_info()
         for i, (env, s) in enumerate(zip(self.envs, seeds)):
-            self._obs[i], info = env.reset(seed=s)
-            infos.append(info)
+            env._start(s)
+            self._write(i, env, False, batch)
         self._terminations[:] = False
         self._truncations[:] = False
         self._autoreset[:] = False
-        return self._obs.copy(), self._stack(infos)
+        return self._obs.copy(), self._info(batch)
 
     def step(self, actions):
         """Step every game with its action (autoreset: module docstring); the batched five-tuple."""
@@ -118,25 +119,29 @@ class BlackAngelVectorEnv(VectorEnv):
         if self._masks is None:
             raise RuntimeError("call reset() before step()")
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        infos: list[dict[str, Any]] = []
+        batch = self._new_info()
         final_obs: dict[int, np.ndarray] = {}
         final_infos: dict[int, dict[str, Any]] = {}
+        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         for i, env in enumerate(self.envs):
             if self._autoreset[i]:                    # next_step: this step resets the game, its action ignored
-                self._obs[i], info = env.reset()
-                self._rewards[i] = 0.0
-                self._terminations[i] = self._truncations[i] = False
+                env._start(None)
+                rewards[i] = 0.0
+                terminations[i] = truncations[i] = False
+                illegal = False
             else:
-                self._obs[i], self._rewards[i], self._terminations[i], self._truncations[i], info = \
-                    env.step(acts.item(i))
-                if same_step and (self._terminations[i] or self._truncations[i]):
-                    final_obs[i] = self._obs[i].copy()
-                    final_infos[i] = info
-                    self._obs[i], info = env.reset()
-            infos.append(info)
+                rewards[i], terminated, truncated, illegal = env._play(acts.item(i))
+                terminations[i] = terminated
+                truncations[i] = truncated
+                if same_step and (terminated or truncated):
+                    final_obs[i] = env._observe()
+                    final_infos[i] = env._info(illegal)
+                    env._start(None)
+                    illegal = False
+            self._write(i, env, illegal, batch)
         if not same_step:
-            self._autoreset = self._terminations | self._truncations
-        out = self._stack(infos)
+            self._autoreset = terminations | truncations
+        out = self._info(batch)
         if final_obs:
             fo = np.full(self.num_envs, None, dtype=object)
             for i, o in final_obs.items():
@@ -198,13 +203,29 @@ class BlackAngelVectorEnv(VectorEnv):
                                      f"space Discrete({A.NUM_ACTIONS})")
         return arr.astype(np.int64, copy=False)
 
-    def _stack(self, infos: list[dict[str, Any]]) -> dict[str, Any]:
-        """Gymnasium's vector info: each key's values stacked over the games, with an all-True ``_key`` mask."""
+    def _new_info(self) -> dict[str, np.ndarray]:
+        """New batched arrays for the info keys of a step, in the single environment's order (its ``_info``)."""
+        n, players = self.num_envs, self.envs[0].config.num_players
+        return {"action_mask": np.empty((n, A.NUM_ACTIONS), dtype=bool),
+                "illegal_action": np.zeros(n, dtype=bool),
+                "scores": np.empty((n, players), dtype=np.int64),
+                "hal_score": np.empty(n, dtype=np.int64),
+                "winners": np.zeros((n, players), dtype=np.int8),
+                "game_over": np.empty(n, dtype=bool)}
+
+    def _write(self, i: int, env: BlackAngelSingleAgentEnv, illegal: bool, batch: dict[str, np.ndarray]) -> None:
+        """Game i's observation into the observation batch and its info (what the single environment's ``_info``
+        returns) into row i of ``batch``."""
+        env._write(self._obs[i], batch["action_mask"][i])
+        batch["illegal_action"][i] = illegal
+        write_result_info(env._state, i, batch)
+
+    def _info(self, batch: dict[str, np.ndarray]) -> dict[str, Any]:
+        """Gymnasium's vector info: each key's batched values, with an all-True ``_key`` mask."""
         out: dict[str, Any] = {}
         present = np.ones(self.num_envs, dtype=bool)
-        for key in infos[0]:
-            out[key] = np.stack([info[key] for info in infos])
+        for key, value in batch.items():
+            out[key] = value
             out[f"_{key}"] = present.copy()
         self._masks = out["action_mask"]
         return out
-

@@ -70,12 +70,18 @@ def test_trajectories_equal_separate_gymnasium_envs(kwargs):
         s_obs.append(o)
         s_mask.append(inf["action_mask"])
     rng = np.random.default_rng(5)
-    episodes = 0
+    episodes = illegal = 0
     for _ in range(150):
         assert np.array_equal(obs, np.stack(s_obs))
         assert np.array_equal(info["action_mask"], np.stack(s_mask))
         actions = _masked_actions(info["action_mask"], rng)
+        if rng.random() < 0.2:                          # now and then an action the mask forbids
+            i = int(rng.integers(n))
+            forbidden = np.flatnonzero(~info["action_mask"][i])
+            if len(forbidden):
+                actions[i] = forbidden[0]
         obs, rew, term, trunc, info = envs.step(actions)
+        s_infos = []
         for i, e in enumerate(singles):
             if done[i]:                                 # next-step autoreset: unseeded reset, action ignored
                 s_obs[i], inf = e.reset()
@@ -83,12 +89,19 @@ def test_trajectories_equal_separate_gymnasium_envs(kwargs):
             else:
                 s_obs[i], r, te, tr, inf = e.step(int(actions[i]))
             s_mask[i] = inf["action_mask"]
+            s_infos.append(inf)
             assert rew[i] == r and term[i] == te and trunc[i] == tr, i
-            for key in ("scores", "hal_score", "game_over"):
-                assert np.array_equal(info[key][i], inf[key])
             done[i] = te or tr
             episodes += int(te or tr)
+        # every info key as Gymnasium batches the single environments' infos: same keys, values and dtypes
+        assert [k for k in info if not k.startswith("_")] == list(s_infos[0])
+        for key in s_infos[0]:
+            want = np.stack([inf[key] for inf in s_infos])
+            assert info[key].dtype == want.dtype and np.array_equal(info[key], want), key
+            assert info[f"_{key}"].all()
+        illegal += int(info["illegal_action"].sum())
     assert episodes >= 6
+    assert illegal >= 3
 
 
 def test_table_with_opponent_policy_equals_separate_envs():
@@ -113,8 +126,36 @@ def test_table_with_opponent_policy_equals_separate_envs():
         assert (rew[0], term[0], trunc[0]) == (r, te, tr)
         done = te or tr
         episodes += int(done)
-        assert np.array_equal(info["scores"][0], inf["scores"])
+        for key in inf:
+            assert info[key].dtype == inf[key].dtype and np.array_equal(info[key][0], inf[key]), key
     assert episodes >= 2
+
+
+def test_two_player_games_report_the_winners_as_separate_envs():
+    """Whole 2-player games (random opponent seat): each step's info, the winners at the end included, equals the
+    info of separate ``BlackAngel-v0`` environments batched."""
+    n, seed = 2, 21
+    envs = BlackAngelVectorEnv(n, num_players=2)
+    singles = [gym.make("BlackAngel-v0", num_players=2) for _ in range(n)]
+    obs, info = envs.reset(seed=seed)
+    for i, e in enumerate(singles):
+        e.reset(seed=seed + i)
+    rng = np.random.default_rng(2)
+    done = [False] * n
+    winners_seen = 0
+    while sum(done) < n:
+        actions = _masked_actions(info["action_mask"], rng)
+        obs, rew, term, trunc, info = envs.step(actions)
+        for i, e in enumerate(singles):
+            if done[i]:
+                continue
+            o, r, te, tr, inf = e.step(int(actions[i]))
+            assert np.array_equal(obs[i], o) and rew[i] == r and (term[i], trunc[i]) == (te, tr)
+            for key in inf:
+                assert info[key].dtype == inf[key].dtype and np.array_equal(info[key][i], inf[key]), key
+            done[i] = te or tr
+            winners_seen += int(inf["winners"].sum())
+    assert winners_seen >= n                        # every game ended with at least one winner reported
 
 
 def test_autoreset_masks_never_all_false_under_a_masked_sampler():
