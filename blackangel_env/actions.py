@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from .constants import COLOURS, N_MISSIONS
 
 N_HEX = 35
@@ -93,7 +95,12 @@ def encode(block: str, arg: int = 0) -> int:
 
 
 def decode(action: int) -> Action:
-    """action id -> (block name, argument)."""
+    """action id -> (block name, argument).  An id that is not an integer (a bool, a float, None) raises
+    TypeError, one out of range ValueError."""
+    if type(action) is not int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action id must be an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
+        action = int(action)
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action id {action} out of range 0..{NUM_ACTIONS - 1}")
     b = BLOCK_OF[action]

@@ -273,6 +273,9 @@ def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
         raise ValueError(f"{path} is not a game record: {e}") from None
     if not isinstance(d, dict) or d.get("format") != GAME_FORMAT:
         raise ValueError(f"{path} is not a blackangel_env game record")
+    version = d.get("version", 1)
+    if not _is_int(version) or version != 1:
+        raise ValueError(f"{path}: unsupported game-record version {version!r} (this version reads version 1)")
     try:
         config = GameConfig.from_dict(d.get("config"))
     except (ConfigError, TypeError) as e:

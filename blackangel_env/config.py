@@ -6,6 +6,8 @@ import numbers
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from .constants import HAL_DIFFICULTIES
 
 
@@ -29,6 +31,11 @@ class GameConfig:
     components: str | None = None
 
     def __post_init__(self) -> None:
+        # numpy integers and bools (what a config built from arrays holds) are stored as Python ones
+        if isinstance(self.num_players, np.integer):
+            object.__setattr__(self, "num_players", int(self.num_players))
+        if isinstance(self.advanced, np.bool_):
+            object.__setattr__(self, "advanced", bool(self.advanced))
         if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
             raise ConfigError(f"num_players must be an int 1..4, got {self.num_players!r}")
         if not 1 <= self.num_players <= 4:
@@ -37,7 +44,7 @@ class GameConfig:
             raise ConfigError(f"advanced must be True or False, got {self.advanced!r}")
         if self.hal_difficulty not in HAL_DIFFICULTIES:
             raise ConfigError(f"hal_difficulty must be one of {HAL_DIFFICULTIES}, got {self.hal_difficulty!r}")
-        if self.components is not None and not isinstance(self.components, str):
+        if self.components is not None and (not isinstance(self.components, str) or not self.components):
             raise ConfigError(f"components must be a path string or None, got {self.components!r}")
 
     @property

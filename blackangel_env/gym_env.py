@@ -36,7 +36,8 @@ not a bool, float, string or sequence): anything else raises ``IllegalActionErro
 changes nothing.  An id that the mask forbids (SB3's ``check_env`` samples actions without masks) does not raise:
 the game is left unchanged, the reward is ``illegal_reward`` (default -0.1), ``info["illegal_action"]`` is True,
 and the step still counts toward ``max_steps`` (default 2000 learner steps), after which the episode is
-truncated.  ``step`` before ``reset`` or after the episode is over raises ``RuntimeError``.
+truncated (a truncating step also pays what the learner earned before its first decision, if no legal step has
+paid it yet: the per-step schemes' rewards add up to the quantity at the cut, as documented).  ``step`` before ``reset`` or after the episode is over raises ``RuntimeError``.
 
 Render modes: ``"ansi"`` (returns the text of ``blackangel_env.render``) and ``"human"`` (prints it).  The other
 standard Gymnasium modes (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks for by default,
@@ -218,7 +219,11 @@ class BlackAngelSingleAgentEnv(gym.Env):
         mask = self._legal_mask()
         if not mask[a]:
             self._over = truncated
-            return self.illegal_reward, False, truncated, True
+            reward = self.illegal_reward
+            if truncated:                      # the episode ends here: the reward held since reset is paid now
+                reward += self._pending_reward
+                self._pending_reward = 0.0
+            return reward, False, truncated, True
         engine.apply(s, a)
         self._mask = None
         reward = self._pending_reward + self._step_reward()
@@ -336,6 +341,21 @@ class BlackAngelSingleAgentEnv(gym.Env):
 
 # gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point") (and make_vec without a mode)
 VECTOR_ENTRY_POINT = "blackangel_env.vector:BlackAngelVectorEnv"
+SOLO_VECTOR_ENTRY_POINT = "blackangel_env.vector:solo_vector_env"
+
+
+def check_solo(options: Mapping[str, Any]) -> None:
+    """``BlackAngelSolo-v0`` is the solo game: a ``num_players`` other than 1 among its options is refused."""
+    n = options.get("num_players", 1)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n != 1:
+        raise ValueError(f"BlackAngelSolo-v0 is the solo game against Hal (num_players=1), got num_players={n!r}; "
+                         "use BlackAngel-v0 for a table of 2-4 players")
+
+
+def solo_env(**options: Any) -> BlackAngelSingleAgentEnv:
+    """``BlackAngelSolo-v0``'s entry point: ``BlackAngelSingleAgentEnv(**options)`` for the solo game."""
+    check_solo(options)
+    return BlackAngelSingleAgentEnv(**options)
 
 
 def register_envs() -> None:
@@ -343,8 +363,8 @@ def register_envs() -> None:
     vector entry point (idempotent)."""
     registry = gym.envs.registration.registry
     if "BlackAngelSolo-v0" not in registry:
-        gym.register(id="BlackAngelSolo-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
-                     vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 1})
+        gym.register(id="BlackAngelSolo-v0", entry_point="blackangel_env.gym_env:solo_env",
+                     vector_entry_point=SOLO_VECTOR_ENTRY_POINT, kwargs={"num_players": 1})
     if "BlackAngel-v0" not in registry:
         gym.register(id="BlackAngel-v0", entry_point="blackangel_env.gym_env:BlackAngelSingleAgentEnv",
                      vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"num_players": 2})

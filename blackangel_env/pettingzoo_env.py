@@ -221,6 +221,7 @@ class raw_env(AECEnv, EzPickle):
         if self._state.terminal:                                      # a finished game given as options
             self.agent_selection = self.possible_agents[0]
             self._finish()
+            self._accumulate_rewards()                                # what last() reports
         else:
             self.agent_selection = self.possible_agents[self._state.actor]
 
@@ -228,6 +229,9 @@ class raw_env(AECEnv, EzPickle):
         s = self._state
         if s is None:
             raise RuntimeError("call reset() before step()")
+        if type(action) is not int and isinstance(action, np.ndarray) and action.shape == () \
+                and action.dtype.kind in "iu":
+            action = int(action)           # a 0-d integer array: inside Discrete(n), as Gymnasium's spaces say
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -313,6 +317,13 @@ class raw_env(AECEnv, EzPickle):
         self._version += 1                 # the masks are all zeros from now on
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and action mask: arrays of the caller's own (changing them changes nothing
+        in the environment)."""
+        out = self._observation(agent)
+        return {"observation": out["observation"].copy(), "action_mask": out["action_mask"].copy()}
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        """``observe`` without the copies: the arrays kept for this step, which the caller must not change."""
         hit = self._obs_cache.get(agent)
         if hit is not None and hit[0] == self._version:
             return hit[1]
@@ -486,7 +497,7 @@ class Wrapped(BaseWrapper):
                 raw._was_dead_step(action)
             else:
                 raw.step(action)
-        elif not raw.observe(agent)["action_mask"][action]:
+        elif not raw._observation(agent)["action_mask"][action]:
             self._end_illegally(agent, action)
         else:
             raw.step(action)

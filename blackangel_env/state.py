@@ -308,7 +308,13 @@ class State:
         return self._rng
 
     def reseed(self, seed: int | np.random.SeedSequence | None) -> None:
-        """Replace the game's generator by a fresh one (search agents resample the future this way)."""
+        """Replace the game's generator by a fresh PCG64 one seeded with ``seed`` (search agents resample the
+        future this way): a non-negative integer, a ``numpy.random.SeedSequence`` or None (fresh entropy);
+        anything else raises TypeError and changes nothing."""
+        if seed is not None and not isinstance(seed, np.random.SeedSequence) and (
+                isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"reseed: seed must be a non-negative integer, a numpy.random.SeedSequence or None, "
+                            f"got {type(seed).__name__}")
         self._rng = np.random.default_rng(seed)
         self._rng_state = None
 
@@ -416,7 +422,7 @@ class State:
             raise StateError(f"saved state must be a JSON object, got {type(d).__name__}")
         if d.get("format") != "blackangel_env.state":
             raise StateError("not a blackangel_env saved state (field 'format' missing or wrong)")
-        if d.get("version") != 1:
+        if type(d.get("version")) is not int or d["version"] != 1:
             raise StateError(f"unsupported saved-state version {d.get('version')!r} (expected 1)")
         missing = {"config", "buffer", "rng"} - set(d)
         if missing:

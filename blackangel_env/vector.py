@@ -50,10 +50,10 @@ from gymnasium.vector.utils import batch_space
 
 from . import actions as A
 from .engine import IllegalActionError
-from .gym_env import BlackAngelSingleAgentEnv
+from .gym_env import BlackAngelSingleAgentEnv, check_solo
 from .outcome import write_result_info
 
-__all__ = ["BlackAngelVectorEnv", "ENV_OPTIONS"]
+__all__ = ["BlackAngelVectorEnv", "ENV_OPTIONS", "solo_vector_env"]
 
 # the options of the single environment, which the vector environment passes to every game
 ENV_OPTIONS = tuple(p for p in inspect.signature(BlackAngelSingleAgentEnv.__init__).parameters if p != "self")
@@ -229,3 +229,10 @@ class BlackAngelVectorEnv(VectorEnv):
             out[f"_{key}"] = present.copy()
         self._masks = out["action_mask"]
         return out
+
+
+def solo_vector_env(num_envs: int = 1, **options: Any) -> BlackAngelVectorEnv:
+    """``BlackAngelSolo-v0``'s vector entry point: ``BlackAngelVectorEnv(num_envs, **options)`` of solo games (a
+    ``num_players`` other than 1 is refused)."""
+    check_solo(options)
+    return BlackAngelVectorEnv(num_envs, **options)

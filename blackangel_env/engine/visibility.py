@@ -99,7 +99,14 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     Mission cards in the other seats' hands and slots (each colour separately, so every hand keeps its
     per-colour counts); the order of the Ravager deck together with the cards set aside at setup; the Technology
     stacks below their visible top tile; the Advanced Technology deck; Hal's deck (solo); and the game's random
-    generator (future dice rolls and reshuffles)."""
+    generator (future dice rolls and reshuffles).  A ``seat`` that is not a player seat of the game raises
+    ValueError, an ``rng`` that is not a ``numpy.random.Generator`` TypeError."""
+    n = state.num_players
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        raise ValueError(f"resample_hidden: seat must be a player seat 0..{n - 1}, got {seat!r}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"resample_hidden: rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    seat = int(seat)
     t = state.copy()
     # Mission cards: deck order + other seats' hands and face-down slot cards, per colour.
     where = t.mc_where

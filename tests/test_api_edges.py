@@ -1,0 +1,194 @@
+"""Edges of the public API that a user's code meets: action forms the spaces accept, arrays handed out by
+``observe``, the solo Gymnasium id, argument checks of ``resample_hidden`` and ``State.reseed``, the forms a saved
+state, a game record and a config may take, and rewards in corner cases (a finished game as a starting state, an
+episode truncated before any legal step)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import blackangel_env
+from blackangel_env import actions as A
+from blackangel_env import engine
+from blackangel_env.cli import load_record
+from blackangel_env.config import ConfigError, GameConfig
+from blackangel_env.outcome import margins
+from blackangel_env.state import State, StateError
+
+
+def _played(n: int, steps: int, seed: int = 3) -> State:
+    s = engine.new_game(num_players=n, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if s.terminal:
+            break
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    return s
+
+
+@pytest.mark.parametrize("maker", [blackangel_env.env, blackangel_env.raw_env])
+def test_pettingzoo_step_takes_a_0d_integer_array(maker):
+    """A 0-d integer array is inside ``Discrete(882)`` (Gymnasium's ``contains``): it is played as its id."""
+    e, ref = maker(num_players=2), maker(num_players=2)
+    e.reset(seed=0)
+    ref.reset(seed=0)
+    for _ in range(20):
+        agent = e.agent_selection
+        legal = np.flatnonzero(e.observe(agent)["action_mask"])
+        a = int(legal[0])
+        assert e.action_space(agent).contains(np.array(a))
+        e.step(np.array(a, dtype=np.int32))
+        ref.step(a)
+        assert e.game_state == ref.game_state
+
+
+def test_observe_hands_out_arrays_of_the_callers_own():
+    """Changing what ``observe`` / ``last`` returned changes neither later observations nor ``env()``'s check of
+    an illegal action (which still ends the game with the penalty)."""
+    e = blackangel_env.env(num_players=2)
+    e.reset(seed=0)
+    agent = e.agent_selection
+    obs, *_ = e.last()
+    want_obs, want_mask = obs["observation"].copy(), obs["action_mask"].copy()
+    obs["observation"] *= 0.5
+    obs["action_mask"][:] = 1
+    again = e.observe(agent)
+    assert np.array_equal(again["observation"], want_obs) and np.array_equal(again["action_mask"], want_mask)
+    illegal = int(np.flatnonzero(want_mask == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+
+
+def test_a_finished_game_given_as_the_start_reports_its_rewards_through_last():
+    s = _played(2, 100_000, seed=1)
+    assert s.terminal
+    won = set(engine.winners(s))
+    e = blackangel_env.env(num_players=2, reward="win")
+    e.reset(options={"state": s})
+    seen = {}
+    for agent in e.agent_iter():
+        _, reward, term, _, _ = e.last()
+        assert term
+        seen[agent] = reward
+        e.step(None)
+    assert seen == {f"player_{p}": (1.0 if p in won else -1.0) for p in range(2)}
+
+
+def test_the_solo_id_refuses_another_player_count():
+    """``BlackAngelSolo-v0`` is the solo game (docs/integrations.md): ``num_players`` 2-4 is refused, by
+    ``make`` and by ``make_vec``; 1 is accepted."""
+    for n in (2, 3, 4, 0, "1"):
+        with pytest.raises(ValueError, match="BlackAngelSolo-v0 is the solo game"):
+            gym.make("BlackAngelSolo-v0", num_players=n)
+        with pytest.raises(ValueError, match="BlackAngelSolo-v0 is the solo game"):
+            gym.make_vec("BlackAngelSolo-v0", num_envs=2, vectorization_mode="vector_entry_point", num_players=n)
+    env = gym.make("BlackAngelSolo-v0", num_players=1)
+    assert env.unwrapped.config.num_players == 1
+    vec = gym.make_vec("BlackAngelSolo-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert vec.reset(seed=0)[1]["scores"].shape == (2, 1)
+
+
+def test_dense_margin_rewards_add_up_when_truncated_before_any_legal_step():
+    """The reward earned before the learner's first decision (Hal's starting VP) is paid by the truncating step
+    if no legal step paid it: the rewards add up to the margin at the cut plus the penalties."""
+    e = gym.make("BlackAngelSolo-v0", reward="dense_margin", hal_difficulty="extreme", max_steps=2,
+                 illegal_reward=0.0001)
+    _, info = e.reset(seed=0)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    total, steps = 0.0, 0
+    while True:
+        _, r, te, tr, info = e.step(illegal)
+        total += r
+        steps += 1
+        if te or tr:
+            break
+    assert steps == 2 and tr
+    assert total == pytest.approx(0.02 * margins(e.unwrapped.game_state)[0] + 2 * 0.0001)
+
+
+@pytest.mark.parametrize("seat", [7, -1, 3, "1", 1.0, None, True])
+def test_resample_hidden_refuses_a_seat_that_is_not_a_player(seat):
+    s = _played(3, 6)
+    before = s.copy()
+    with pytest.raises(ValueError, match="seat must be a player seat 0..2"):
+        engine.resample_hidden(s, seat, np.random.default_rng(0))
+    assert s == before
+
+
+@pytest.mark.parametrize("rng", [None, 5, np.random.RandomState(0)])
+def test_resample_hidden_refuses_a_generator_of_another_kind(rng):
+    s = _played(3, 6)
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        engine.resample_hidden(s, 1, rng)
+    t = engine.resample_hidden(s, np.int64(1), np.random.default_rng(0))      # numpy integer seats are seats
+    assert t.num_players == 3
+
+
+@pytest.mark.parametrize("seed", [np.random.default_rng(0), np.random.MT19937(0), 1.5, "7", True])
+def test_reseed_refuses_what_would_not_be_the_games_own_pcg64(seed):
+    """``reseed`` takes a seed (int, SeedSequence, None): a generator object would be shared with the caller,
+    and another bit generator could not be copied or saved."""
+    s = _played(1, 5)
+    before = s.rng_state()
+    with pytest.raises(TypeError, match="reseed: seed must be"):
+        s.reseed(seed)
+    assert s.rng_state() == before
+    for good in (3, np.int64(3), np.random.SeedSequence(3), None):
+        t = s.copy()
+        t.reseed(good)
+        assert State.from_dict(t.to_dict()) == t
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", 2])
+def test_a_saved_state_of_another_version_form_is_refused(version):
+    d = _played(2, 5).to_dict()
+    d["version"] = version
+    with pytest.raises(StateError, match="unsupported saved-state version"):
+        State.from_dict(d)
+
+
+def test_an_empty_components_path_is_refused():
+    with pytest.raises(ConfigError, match="components must be a path string or None"):
+        GameConfig(components="")
+    d = _played(1, 3).to_dict()
+    d["config"]["components"] = ""
+    with pytest.raises(StateError, match="bad config"):
+        State.from_dict(d)
+
+
+def test_config_takes_numpy_integers_and_bools_as_python_ones():
+    c = GameConfig(num_players=np.int64(3), advanced=np.bool_(True))
+    assert c == GameConfig(num_players=3, advanced=True)
+    assert type(c.num_players) is int and type(c.advanced) is bool
+    json.dumps(c.to_dict())
+    with pytest.raises(ConfigError):
+        GameConfig(num_players=np.float64(3))
+
+
+@pytest.mark.parametrize("bad", [1.0, None, True, "3"])
+def test_action_to_string_names_a_non_integer_id(bad):
+    with pytest.raises(TypeError, match="an action id must be an integer"):
+        A.action_to_string(bad)
+    assert A.action_to_string(np.int64(0)) == A.action_to_string(0)
+
+
+@pytest.mark.parametrize("version", [99, True, "1"])
+def test_a_game_record_of_another_version_is_refused(tmp_path, version):
+    path = tmp_path / "game.json"
+    record = {"format": "blackangel_env.game", "version": version, "config": GameConfig().to_dict(), "seed": 1,
+              "actions": []}
+    path.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match="unsupported game-record version"):
+        load_record(str(path))
+    record["version"] = 1
+    path.write_text(json.dumps(record))
+    assert load_record(str(path))[1] == 1
