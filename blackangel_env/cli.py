@@ -252,9 +252,28 @@ def _eval_plot(summary: dict, path: str, title: str) -> None:
 GAME_FORMAT = "blackangel_env.game"
 
 
-def game_record(config: GameConfig, seed: int, actions: list[int]) -> dict:
-    """A replayable record: (config, seed, actions) determines the whole game."""
-    return {"format": GAME_FORMAT, "version": 1, "config": config.to_dict(), "seed": seed, "actions": actions}
+def game_record(config: GameConfig, seed: int, actions: list[int], play: dict | None = None) -> dict:
+    """A replayable record: (config, seed, actions) determines the whole game.  ``play`` (optional): the seat and
+    the opponents' agent codes of a ``blackangel play`` session, which ``play --load`` takes back."""
+    record = {"format": GAME_FORMAT, "version": 1, "config": config.to_dict(), "seed": seed, "actions": actions}
+    if play is not None:
+        record["play"] = play
+    return record
+
+
+def load_play_settings(path: str) -> dict:
+    """The ``play`` entry of a game record (seat, opponents), {} when it has none; ValueError naming what is wrong.
+    Call after ``load_record`` has accepted the file."""
+    import json
+    with open(path, encoding="utf-8") as f:
+        play = json.load(f).get("play", {})
+    if not isinstance(play, dict) or set(play) - {"seat", "opponents"}:
+        raise ValueError(f"{path}: 'play' must hold only 'seat' and 'opponents'")
+    if "seat" in play and (not _is_int(play["seat"]) or play["seat"] < 0):
+        raise ValueError(f"{path}: 'play.seat' must be a non-negative integer, got {play['seat']!r}")
+    if "opponents" in play and not isinstance(play["opponents"], str):
+        raise ValueError(f"{path}: 'play.opponents' must be a string of agent codes, got {play['opponents']!r}")
+    return play
 
 
 def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
@@ -375,7 +394,7 @@ def _play_interrupted(session: dict) -> int:
     print("\ninterrupted")
     if "taken" not in session:                    # before the game started: nothing to save
         return 130
-    record = game_record(session["config"], session["seed"], session["taken"])
+    record = game_record(session["config"], session["seed"], session["taken"], session.get("play"))
     if session["save_path"]:
         if _try_save(session["save_path"], record):
             print(f"the game is saved in {session['save_path']}; resume with "
@@ -408,10 +427,17 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
             return fail(f"--load resumes the record's own game (players, rules, seed): drop {', '.join(given)}")
         try:
             config, seed, taken = load_record(args.load)
+            played = load_play_settings(args.load)
             s = replay_record(config, seed, taken)
         except ValueError as e:
             return fail(str(e))
-        print(f"resumed {args.load}: {len(taken)} decisions replayed")
+        # the seat and opponents of the saved session, unless given again
+        if args.seat is None:
+            args.seat = played.get("seat", 0)
+        if args.opponents is None:
+            args.opponents = played.get("opponents", "")
+        print(f"resumed {args.load}: {len(taken)} decisions replayed; you play seat {args.seat}"
+              + (f" against {args.opponents}" if args.opponents else ""))
     else:
         try:
             config = GameConfig(num_players=1 if args.players is None else args.players,
@@ -426,6 +452,10 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
             s = _new_game(config, seed)
         except ValueError as e:
             return fail(str(e))
+    if args.seat is None:
+        args.seat = 0
+    if args.opponents is None:
+        args.opponents = ""
     n = config.num_players
     if not 0 <= args.seat < n:
         return fail("--seat must be 0 in a solo game" if n == 1 else f"--seat must be 0..{n - 1}")
@@ -446,7 +476,8 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                 for i, p in enumerate(others)}
     except ValueError as e:
         return fail(str(e))
-    session.update(config=config, seed=seed, taken=taken, save_path=save_path)
+    play = {"seat": args.seat, "opponents": ",".join(codes)}
+    session.update(config=config, seed=seed, taken=taken, save_path=save_path, play=play)
     shown = 0
     while not s.terminal:
         p = s.actor
@@ -485,7 +516,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                 if not target:
                     print("save where? give a file: save game.json")
                     continue
-                if _try_save(target, game_record(config, seed, taken)):
+                if _try_save(target, game_record(config, seed, taken, play)):
                     print(f"saved to {target}")
                 continue
             if line.isascii() and line.isdigit() and int(line) < len(legal):
@@ -493,14 +524,14 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                 engine.apply(s, a)
                 taken.append(a)
                 if save_path:
-                    _try_save(save_path, game_record(config, seed, taken))
+                    _try_save(save_path, game_record(config, seed, taken, play))
                 break
             print(f"'{line}' is not a number from 0 to {len(legal) - 1}; type help for the commands")
     print("\n".join(s.log[shown:]))
     print(render(s, args.seat))
     _print_final(s)
     if save_path:
-        _try_save(save_path, game_record(config, seed, taken))
+        _try_save(save_path, game_record(config, seed, taken, play))
     return 0
 
 
@@ -598,17 +629,19 @@ def build_parser() -> argparse.ArgumentParser:
                                     "an action, or help, board, log, save [FILE], quit; Ctrl-C stops and offers "
                                     "to save.")
     pl.add_argument("--players", type=int, default=None, help="1 (solo against Hal, default) to 4")
-    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first player)")
-    pl.add_argument("--opponents", default="", metavar="CODE[,CODE...]",
+    pl.add_argument("--seat", type=int, default=None,
+                    help="your seat (0 = first player, the default; --load: the saved game's seat)")
+    pl.add_argument("--opponents", default=None, metavar="CODE[,CODE...]",
                     help="agent codes for the other seats of a 2-4 player game: one for all, or one per seat "
-                         "(default random)")
+                         "(default random; --load: the saved game's)")
     pl.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
                     help="Hal's difficulty (solo games only; default standard)")
     pl.add_argument("--advanced", action="store_true", default=None, help="use the advanced rules")
     pl.add_argument("--seed", type=seed_arg, default=None, help="game seed, a non-negative integer; default 0")
     pl.add_argument("--save", metavar="FILE", help="write the game record here after every decision")
     pl.add_argument("--load", metavar="FILE",
-                    help="resume a saved game record (its own players, rules and seed) and keep saving to it")
+                    help="resume a saved game record (its own players, rules and seed, and the seat and "
+                         "opponents it was played with) and keep saving to it")
     pl.set_defaults(func=_play)
     r = sub.add_parser("replay", help="step through a saved game record",
                        description="Print each decision of a saved game record (blackangel play --save) "

@@ -47,6 +47,32 @@ def test_quit_and_resume(tmp_path):
     assert len(json.loads(save.read_text())["actions"]) > n_before
 
 
+def test_resume_keeps_the_seat_and_the_opponents(tmp_path):
+    """The record of a ``play`` session holds the seat and the opponents' codes; ``--load`` plays on with them
+    (given again on the command line, they win)."""
+    save = tmp_path / "game.json"
+    r = _run(["play", "--players", "3", "--seat", "1", "--opponents", "greedy,random", "--seed", "4", "--save",
+              str(save)], "0\nquit\n")
+    assert r.returncode == 0, r.stderr
+    record = json.loads(save.read_text())
+    assert record["play"] == {"seat": 1, "opponents": "greedy,random"}
+    assert load_record(str(save))[0].num_players == 3
+    r = _run(["play", "--load", str(save)], "quit\n")
+    assert r.returncode == 0 and "you play seat 1 against greedy,random" in r.stdout and "player_1>" in r.stdout
+    r = _run(["play", "--load", str(save), "--seat", "2"], "quit\n")
+    assert r.returncode == 0 and "you play seat 2" in r.stdout and "player_2>" in r.stdout
+    for bad, message in (({"seat": -1}, "'play.seat' must be"), ({"opponents": 3}, "'play.opponents' must be"),
+                         ({"who": 1}, "'play' must hold only")):
+        save.write_text(json.dumps(dict(record, play=bad)))
+        r = _run(["play", "--load", str(save)], "")
+        assert r.returncode == 2 and message in r.stderr
+    old = dict(record)
+    del old["play"]                                   # a record written before the entry existed: seat 0, random bots
+    save.write_text(json.dumps(old))
+    r = _run(["play", "--load", str(save)], "quit\n")
+    assert r.returncode == 0 and "you play seat 0" in r.stdout
+
+
 def test_bad_arguments_exit_2(tmp_path):
     assert _run(["play", "--players", "9"], "").returncode == 2
     assert _run(["play", "--players", "2", "--seat", "3"], "").returncode == 2
