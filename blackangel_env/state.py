@@ -386,22 +386,24 @@ class State:
     __hash__ = None  # mutable
 
     # -- convenience --------------------------------------------------------------------------------------
+    # (``.item``: a Python int at half the cost of ``int(m[i])``)
     @property
     def phase(self) -> int:
-        return int(self.m[M_PHASE])
+        return self.m.item(M_PHASE)
 
     @property
     def actor(self) -> int:
         """The seat that must take the next decision (-1 when the game is over)."""
-        return -1 if self.m[M_GAME_OVER] else int(self.m[M_ACTOR])
+        m = self.m
+        return -1 if m.item(M_GAME_OVER) else m.item(M_ACTOR)
 
     @property
     def num_players(self) -> int:
-        return int(self.m[M_N_PLAYERS])
+        return self.m.item(M_N_PLAYERS)
 
     @property
     def terminal(self) -> bool:
-        return bool(self.m[M_GAME_OVER])
+        return self.m.item(M_GAME_OVER) != 0
 
     # -- saving -------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
