@@ -37,7 +37,8 @@ changes nothing.  An id that the mask forbids (SB3's ``check_env`` samples actio
 the game is left unchanged, the reward is ``illegal_reward`` (default -0.1), ``info["illegal_action"]`` is True,
 and the step still counts toward ``max_steps`` (default 2000 learner steps), after which the episode is
 truncated (a truncating step also pays what the learner earned before its first decision, if no legal step has
-paid it yet: the per-step schemes' rewards add up to the quantity at the cut, as documented).  ``step`` before ``reset`` or after the episode is over raises ``RuntimeError``.
+paid it yet: the per-step schemes' rewards add up to the quantity at the cut, as documented).  ``step`` before
+``reset`` or after the episode is over raises ``RuntimeError``.
 
 Render modes: ``"ansi"`` (returns the text of ``blackangel_env.render``) and ``"human"`` (prints it).  The other
 standard Gymnasium modes (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks for by default,

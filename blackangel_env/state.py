@@ -497,6 +497,7 @@ for _name, _shape, _off in layout(1):           # the field names are the same f
     setattr(State, _name, _View(_name))
 del _name, _shape, _off
 
+
 def _jsonable_rng_state(st: dict) -> dict:
     return _copy.deepcopy(st)
 
