@@ -261,12 +261,10 @@ def game_record(config: GameConfig, seed: int, actions: list[int], play: dict | 
     return record
 
 
-def load_play_settings(path: str) -> dict:
-    """The ``play`` entry of a game record (seat, opponents), {} when it has none; ValueError naming what is wrong.
-    Call after ``load_record`` has accepted the file."""
-    import json
-    with open(path, encoding="utf-8") as f:
-        play = json.load(f).get("play", {})
+def _play_settings(d: dict, path: str) -> dict:
+    """The ``play`` entry of a read game record (seat, opponents), {} when it has none; ValueError naming what is
+    wrong."""
+    play = d.get("play", {})
     if not isinstance(play, dict) or set(play) - {"seat", "opponents"}:
         raise ValueError(f"{path}: 'play' must hold only 'seat' and 'opponents'")
     if "seat" in play and (not _is_int(play["seat"]) or play["seat"] < 0):
@@ -278,6 +276,11 @@ def load_play_settings(path: str) -> dict:
 
 def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
     """Read a game record; raises ValueError naming what is wrong."""
+    return _read_record(path)[:3]
+
+
+def _read_record(path: str) -> tuple[GameConfig, int, list[int], dict]:
+    """``load_record`` and the ``play`` entry of the record (``_play_settings``), from one reading of the file."""
     import json
     try:
         with open(path, encoding="utf-8") as f:
@@ -304,7 +307,7 @@ def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
         raise ValueError(f"{path}: 'seed' must be a non-negative integer, got {seed!r}")
     if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
         raise ValueError(f"{path}: 'actions' must be a list of integer action ids")
-    return config, seed, actions
+    return config, seed, actions, _play_settings(d, path)
 
 
 def _is_int(x) -> bool:
@@ -426,8 +429,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         if given:
             return fail(f"--load resumes the record's own game (players, rules, seed): drop {', '.join(given)}")
         try:
-            config, seed, taken = load_record(args.load)
-            played = load_play_settings(args.load)
+            config, seed, taken, played = _read_record(args.load)
             s = replay_record(config, seed, taken)
         except ValueError as e:
             return fail(str(e))
