@@ -5,11 +5,12 @@ activation and which cards it can reach.
 from __future__ import annotations
 
 from ..board import neighbours
-from ..constants import ADV_TILE0, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, T_SPES
+from ..constants import T_SPES
 from ..state import MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED, State
 
 from .core import _log, gain_goods, seat_name
-from .decks import _hand_total, _pop_tech, _push_display
+from .decks import _pop_tech, _push_display
+from .predicates import can_pay, has_access
 from .ravagers import _ravagers_appear
 
 
@@ -42,29 +43,7 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
             _push_display(s, t)
 
 
-def _has_access(s: State, p: int, card: int) -> bool:
-    if s.mc_owner.item(card) == p:
-        return True
-    h = s.mc_hex.item(card)
-    return s.hex_ship.item(h, 0) == p or s.hex_ship.item(h, 1) == p
-
-
-def _n_spendable_tech(s: State, p: int) -> int:
-    """Technology tiles a mission may spend: standard or Starting tiles in the grid or ejected (rules-notes D14)."""
-    k = sum(1 for t in s.grid[p].tolist() if 0 <= t < ADV_TILE0)
-    return k + s.tile_where[:ADV_TILE0].tolist().count(TL_EJECTED + p)
-
-
-def _can_pay(s: State, p: int, cost, res_delta: int = 0, debris_delta: int = 0) -> bool:
-    """Can seat p pay ``cost`` with ``res_delta`` resources and ``debris_delta`` debris more (a bought die's price
-    and a debris flip are paid before the mission's cost: R-A14, R-A16)?"""
-    if (cost[G_SHIP] > s.ships.item(p) or cost[G_RESOURCE] > s.res.item(p) + res_delta
-            or cost[G_ROBOT] > s.robots_break.item(p)):
-        return False
-    if cost[G_DEBRIS] > s.debris.item(p) + debris_delta or cost[G_RAVAGER] > s.hand_rav.item(p):
-        return False
-    if cost[G_MISSION] and cost[G_MISSION] > _hand_total(s, p):
-        return False
-    if cost[G_TECH] and cost[G_TECH] > _n_spendable_tech(s, p):
-        return False
-    return True
+# Access to a Mission card and the payment of its cost: the predicates that the legal uses of a die read too
+# (``predicates``), under the names the engine's modules use.
+_has_access = has_access
+_can_pay = can_pay

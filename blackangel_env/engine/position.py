@@ -1,18 +1,14 @@
-"""Read-only lists of the current position, cached while the buffer is unchanged.
+"""The memo of the current position: results that depend on the position, kept while the buffer is unchanged.
 
-The die-use checks run many times per decision and numpy scalar reads are slow: ``_memo(s)`` holds results
-that depend on the position (not on the decision registers) until the buffer changes, and ``_position(s)``
-the lists those checks read.
+The die-use checks (``die_uses``) run many times per decision: ``_memo(s)`` holds their results (the uses of a
+die, whether a die is usable) until the position changes.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..constants import MISSION_ACTIVATION, T_ASTEROID
-from ..state import DIE_SUPPLY, M_N_STRIPS, State, _views
-
-from .space import _geometry
+from ..state import DIE_SUPPLY, State, _views
 
 
 # Buffer fields left out of the memo key: the registers; VP and the last sequences (nothing memoized reads
@@ -70,117 +66,3 @@ def _memo(s: State) -> dict:
             s._memo = {}
         s._memo_ok = True
     return s._memo
-
-
-class _lazy:
-    """A field of ``_Position`` computed on first use, then stored on the instance: a non-data descriptor, so
-    later reads find the stored value first (no failed look-up and ``__getattr__`` call, which are slow)."""
-
-    def __init__(self, f):
-        self.f = f
-        self.name = f.__name__
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        v = obj.__dict__[self.name] = self.f(obj)
-        return v
-
-
-class _Position:
-    """Read-only lists of the position, built on first use and reused while the position is unchanged (see
-    ``_memo``): the die-use checks run many times per decision and numpy scalar reads are slow."""
-
-    def __init__(self, s: State):
-        self.s = s
-        self.nh, self.nb, self.ba = _geometry(s.m.item(M_N_STRIPS))
-        self._ships: dict[int, list[int]] = {}
-
-    @_lazy
-    def ter(self) -> list[int]:
-        return self.s.hex_terrain[:self.nh].tolist()
-
-    @_lazy
-    def passable(self) -> list[bool]:
-        out = list(map(T_ASTEROID.__ne__, self.ter))     # [t != T_ASTEROID for t in ter], the loop in C
-        out[self.ba] = True                       # the Black Angel's shields (Command step 1)
-        return out
-
-    @_lazy
-    def hs(self) -> list[int]:
-        # flat [first, second, first, second, ...] per hex: a flat tolist costs half a nested one
-        return self.s.hex_ship[:self.nh].ravel().tolist()
-
-    @_lazy
-    def card(self) -> list[int]:
-        return self.s.hex_card[:self.nh].tolist()
-
-    @_lazy
-    def dmg(self) -> list[int]:
-        return self.s.dmg.tolist()
-
-    @_lazy
-    def top(self) -> list[int]:
-        s = self.s
-        rc = s.rav_count.tolist()
-        loc = s.rav_loc.tolist()
-        eff = s.comp.ravager_effect
-        return [eff[loc[a][rc[a] - 1]] if rc[a] else -1 for a in range(6)]
-
-    @_lazy
-    def any_damage(self) -> bool:
-        return any(self.dmg) or any(self.s.die_damaged.tolist())   # only supply dice carry cubes
-
-    @_lazy
-    def disc_min(self) -> int:
-        s = self.s
-        comp = s.comp
-        costs = [c for t, c in zip(s.display.tolist(), comp.display_costs) if t >= 0]
-        if max(s.adv_slots.tolist()) >= 0:
-            costs.append(comp.advanced_cost)
-        return min(costs) if costs else 99
-
-    @_lazy
-    def destroy_min(self) -> int:
-        occupied = [k for k in self.s.rav_count.tolist() if k >= 1]
-        return min(occupied) if occupied else 99
-
-    @_lazy
-    def act_cards(self) -> tuple[list[int], list[int], list[int]]:
-        """Activation Mission cards in Space, by colour, in hex order (the only cards a die can use)."""
-        comp = self.s.comp
-        out: tuple[list[int], list[int], list[int]] = ([], [], [])
-        kind, colour = comp.mission_kind, comp.mission_colour
-        for card in filter((-1).__lt__, self.card):     # the hexes holding a card (-1: none), filtered in C
-            if kind[card] == MISSION_ACTIVATION:
-                out[colour[card]].append(card)
-        return out
-
-    def ships(self, p: int) -> list[int]:
-        out = self._ships.get(p)
-        if out is None:
-            # the hexes holding a ship of p, in order: list.count / list.index scan in C
-            hs = self.hs
-            out = []
-            i = -1
-            for _ in range(hs.count(p)):
-                i = hs.index(p, i + 1)
-                if not out or out[-1] != i >> 1:
-                    out.append(i >> 1)
-            self._ships[p] = out
-        return out
-
-    def free_for(self, h: int, p: int) -> bool:
-        hs = self.hs
-        return hs[2 * h + 1] < 0 and hs[2 * h] != p
-
-    def placeable(self, h: int, colour: int) -> bool:
-        return self.ter[h] == colour and self.card[h] < 0
-
-
-def _position(s: State) -> _Position:
-    memo = _memo(s)
-    pos = memo.get("pos")
-    if pos is None:
-        pos = memo["pos"] = _Position(s)
-    return pos
