@@ -34,7 +34,7 @@ COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackange
                     "blackangel_env.agents.value", "blackangel_env.encoding_kernel") + tuple(
     f"blackangel_env.engine.{m}" for m in (
     "a3", "activation", "black_angel", "board_actions", "command", "core", "decks", "destroy", "dice",
-    "die_uses", "discover", "end", "guard", "hal", "missions", "phases", "playout", "position", "predicates",
+    "die_uses", "discover", "end", "guard", "hal", "missions", "phases", "playout", "predicates",
     "ravagers",
     "repair", "rounds", "sequence_a", "sequence_b", "setup", "ship_moves", "space", "tiles", "turn",
     "visibility",

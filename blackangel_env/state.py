@@ -273,9 +273,6 @@ class State:
     log = None
     _legal_key = None
     _legal = None
-    _memo_key = None
-    _memo = None
-    _memo_ok = False
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -287,9 +284,6 @@ class State:
         self.log: list | None = None      # readable event log (list of strings) or None when not recorded
         self._legal_key = None
         self._legal = None
-        self._memo_key = None
-        self._memo = None
-        self._memo_ok = False
         self._bind()
 
     @property

@@ -2,7 +2,7 @@
 
 * no import cycle among the engine's modules, counting imports inside functions too;
 * the order of ``engine._MODULES`` is a layering: each module imports only modules listed before it;
-* the bottom layer (``core``, ``decks``, ``dice``, ``space``, ``position``, ``phases``) imports no rule module,
+* the bottom layer (``core``, ``decks``, ``dice``, ``space``, ``phases``) imports no rule module,
   and ``core`` imports no engine module at all;
 * the engine imports nothing above it (encodings, environments, agents) nor the old module paths
   ``blackangel_env.hal`` / ``blackangel_env.scoring``, which are thin re-exports of it;
@@ -21,7 +21,7 @@ from blackangel_env import engine, hal, scoring
 from blackangel_env.state import PHASE_NAMES, PH_GAME_OVER
 
 PKG = Path(engine.__file__).parent
-BOTTOM = ("ship_moves", "core", "decks", "dice", "space", "position", "phases")
+BOTTOM = ("ship_moves", "core", "decks", "dice", "space", "phases")
 ALLOWED_OUTSIDE = {"actions", "board", "components", "config", "constants", "state",   # below the engine
                    "_cython_shim"}     # the interpreted stand-in for ``cython`` (blackangel_env._compiled)
 

@@ -20,10 +20,8 @@ Phases are small integers (``state.PH_*``); the decision in progress lives in th
 read and write the numpy views.  The modules, bottom layer first (each imports only modules listed before it;
 ``docs/engine.md`` describes them): ``ship_moves`` (where a ship can end its move: compiled by the build,
 ``blackangel_env._compiled``), ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
-``position`` (the memo of the position), ``phases`` (the phase table and the entry points); the action
-families' predicates, "can this start, with this die" (``predicates``: compiled with C types); the end of the
-game and scoring (``end``),
-``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
+``phases`` (the phase table and the entry points); the action families' predicates, "can this start, with this
+die" (``predicates``: compiled with C types); the end of the game and scoring (``end``), ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
 ``repair``, ``destroy``, ``activation``, ``board_actions``); Sequence A's decisions (``sequence_a``);
 ``setup``; hidden information (``visibility``: what each seat sees, ``resample_hidden``); batched play
@@ -35,7 +33,7 @@ from __future__ import annotations
 from .. import actions as A  # noqa: F401 - ``engine.A`` as before
 from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` as before
 from . import (
-    ship_moves, core, decks, dice, space, position, phases, predicates, end, ravagers, missions, black_angel, hal,
+    ship_moves, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel, hal,
     die_uses, guard, rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation,
     board_actions, sequence_a, setup, visibility, playout,
 )
@@ -61,7 +59,7 @@ __all__ = [
     "place_mission", "resample_hidden", "reset_board", "rollouts", "score_breakdown", "seat_name", "winners",
 ]
 
-_MODULES = (ship_moves, core, decks, dice, space, position, phases, predicates, end, ravagers, missions, black_angel,
+_MODULES = (ship_moves, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel,
             hal, die_uses, guard, rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation,
             board_actions, sequence_a, setup, visibility, playout)
 

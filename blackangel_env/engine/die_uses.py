@@ -9,32 +9,20 @@ from ..constants import BE_CHANGE_COLOUR, BE_SET_THREE
 from ..state import M_ADVANCED, State
 
 from .dice import FLIP
-from .position import _memo
 from .predicates import die_usable, die_uses, plain_selectable, robust_use
 
 
 def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> list[int]:
     """Action ids (BOARD_ACTION / MISSION_ACTION) legal for a die of this colour and value
-    (``predicates.die_uses``), kept while the position is unchanged.  ``res_delta`` is -1 when the die is bought
-    (its price is paid before any mission cost)."""
-    memo = _memo(s)
-    key = (p, colour, value, res_delta)
-    out = memo.get(key)
-    if out is None:
-        out = memo[key] = die_uses(s, p, colour, value, res_delta)
-    return out
+    (``predicates.die_uses``).  ``res_delta`` is -1 when the die is bought (its price is paid before any mission
+    cost)."""
+    return die_uses(s, p, colour, value, res_delta)
 
 
 def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0, debris_delta: int = 0) -> bool:
-    """``bool(_die_uses(...))`` without listing the uses (``predicates.die_usable``), kept while the position is
-    unchanged.  ``debris_delta`` is -1 after a debris flip (the flip's debris is spent before any mission cost:
-    R-A16)."""
-    memo = s._memo if s._memo_ok else _memo(s)
-    key = (p, colour, value, res_delta, debris_delta, bool)          # the verdict alone
-    ok = memo.get(key)
-    if ok is None:
-        ok = memo[key] = die_usable(s, p, colour, value, res_delta, debris_delta)
-    return ok
+    """``bool(_die_uses(...))`` without listing the uses (``predicates.die_usable``).  ``debris_delta`` is -1
+    after a debris flip (the flip's debris is spent before any mission cost: R-A16)."""
+    return die_usable(s, p, colour, value, res_delta, debris_delta)
 
 
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
@@ -134,7 +122,6 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
 
 def a2_possible(s: State, p: int) -> bool:
     """Sequence A is possible iff some die p may use has a legal action (rules decision R-A1; rules-notes D11)."""
-    s._memo_ok = False
     return bool(_selectable_dice(s, p, stop_at_first=True))
 
 

@@ -52,7 +52,6 @@ def _a2_possible_without_card(s: State, p: int, colour: int) -> bool:
         return a2_possible(s, p)
     finally:
         arr[idx] += 1
-        s._memo_ok = False
 
 
 _TILE_SUBPHASES = frozenset((PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_ROBOT, PH_SHIP_SELECT,

@@ -53,7 +53,6 @@ def _legal_list(s: State) -> list[int]:
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
-    s._memo_ok = False
     m = s.m
     if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
         out: list[int] = []
@@ -127,7 +126,6 @@ def apply_unchecked(s: State, action: int) -> None:
 
 def _dispatch(s: State, action: int) -> None:
     s._legal_key = None
-    s._memo_ok = False
     _APPLY[s.m.item(M_PHASE)](s, action)
 
 
