@@ -16,7 +16,7 @@ from helpers import game  # noqa: F401  (puts the checkout on sys.path when the 
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.engine import die_uses, predicates
-from blackangel_env.state import M_TURN_PLAYER, PH_A2_DIE, PH_TURN
+from blackangel_env.state import M_N_STRIPS, M_TURN_PLAYER, PH_A2_DIE, PH_TURN
 
 QUIET = (A.DONE, A.SEQUENCE_B, A.PASS)
 
@@ -147,3 +147,15 @@ def test_robust_use_is_a_die_with_a_discover_repair_or_destroy():
             legal = engine.legal_actions(s)
             engine.apply(s, legal[int(rng.integers(len(legal)))])
     assert seen[True] > 0 and seen[False] > 0, seen
+
+
+def test_a_corrupted_view_raises_instead_of_reading_past_a_table():
+    """The compiled predicates check their indices: a Mission card id out of range written into ``hex_card``
+    through the named views (the saved-state loader refuses it, direct writes are not checked) raises
+    IndexError instead of reading past the component tables."""
+    s = engine.new_game(num_players=2, seed=1)
+    h = int(np.flatnonzero(s.hex_card[:s.m.item(M_N_STRIPS) * 5] < 0)[0])
+    s.hex_card[h] = 999
+    for colour in range(3):
+        with pytest.raises(IndexError):
+            predicates.mission_use(s, 0, colour)

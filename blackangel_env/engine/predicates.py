@@ -26,8 +26,9 @@ uses (``die_uses._a2_robust``) and the activation's cost check (``missions._can_
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is read through a typed memoryview, the components through tables
-of C ints built once per ``Components`` (``_tables``).  Interpreted, both are lists of Python ints (numpy scalar
-reads are slow).
+of C ints built once per ``Components`` (``_tables``), every index checked (a position written wrongly through the
+named views raises IndexError instead of reading past a table).  Interpreted, both are lists of Python ints
+(numpy scalar reads are slow).
 """
 
 try:
@@ -198,7 +199,6 @@ def _readable(buf):
 # --- goods ---------------------------------------------------------------------------------------------------
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _hand_total(buf: cython.const[cython.short][:], t: _Tables, p: cython.int) -> cython.int:
     o: cython.Py_ssize_t = t.hand_mc + 3 * p
@@ -206,7 +206,6 @@ def _hand_total(buf: cython.const[cython.short][:], t: _Tables, p: cython.int) -
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _spendable_tech(buf: cython.const[cython.short][:], t: _Tables, p: cython.int) -> cython.int:
     """Technology tiles a mission may spend: standard or Starting tiles in the grid or ejected (rules-notes D14)."""
@@ -224,7 +223,6 @@ def _spendable_tech(buf: cython.const[cython.short][:], t: _Tables, p: cython.in
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _pay_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, ship: cython.int, res: cython.int,
             robot: cython.int, debris: cython.int, ravager: cython.int, mission: cython.int, tech: cython.int,
@@ -242,7 +240,6 @@ def _pay_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, ship:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _card_pay_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, card: cython.int,
                  res_delta: cython.int, debris_delta: cython.int) -> cython.bint:
@@ -267,7 +264,6 @@ def can_pay(s: State, p: cython.int, cost, res_delta: cython.int = 0, debris_del
 # --- activation Mission cards ----------------------------------------------------------------------------------
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _has_access(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, card: cython.int) -> cython.bint:
     h: cython.int
@@ -286,7 +282,6 @@ def has_access(s: State, p: cython.int, card: cython.int) -> bool:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _mission_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, card: cython.int,
                 res_delta: cython.int, debris_delta: cython.int) -> cython.bint:
@@ -308,7 +303,6 @@ def _check_card(s: State, card) -> None:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _mission_use(buf: cython.const[cython.short][:], t: _Tables, g: _Board, p: cython.int, colour: cython.int,
                  res_delta: cython.int, debris_delta: cython.int) -> cython.bint:
@@ -326,7 +320,6 @@ def _mission_use(buf: cython.const[cython.short][:], t: _Tables, g: _Board, p: c
 # --- board actions ---------------------------------------------------------------------------------------------
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _top_effect(buf: cython.const[cython.short][:], t: _Tables, a: cython.int) -> cython.int:
     """The effect of the topmost Ravager at action ``a`` (-1: none)."""
@@ -337,7 +330,6 @@ def _top_effect(buf: cython.const[cython.short][:], t: _Tables, a: cython.int) -
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _free_for(buf: cython.const[cython.short][:], t: _Tables, h: cython.int, p: cython.int) -> cython.bint:
     """Hex ``h`` can take a ship of p: at most two ships a hex, of different players."""
@@ -345,7 +337,6 @@ def _free_for(buf: cython.const[cython.short][:], t: _Tables, h: cython.int, p: 
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _passable(buf: cython.const[cython.short][:], t: _Tables, g: _Board, h: cython.int) -> cython.bint:
     """A ship may move through hex ``h``: not an asteroid (the Black Angel's hex always: its shields)."""
@@ -353,7 +344,6 @@ def _passable(buf: cython.const[cython.short][:], t: _Tables, g: _Board, h: cyth
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _command_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p: cython.int,
                 colour: cython.int, ev: cython.int, eff: cython.int) -> cython.bint:
@@ -401,7 +391,6 @@ def _command_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufob
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _any_damage(buf: cython.const[cython.short][:], t: _Tables) -> cython.bint:
     """A Damage cube on an action or on a die (only dice in the supply carry cubes)."""
@@ -416,7 +405,6 @@ def _any_damage(buf: cython.const[cython.short][:], t: _Tables) -> cython.bint:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _repair_target(buf: cython.const[cython.short][:], t: _Tables, a: cython.int) -> cython.bint:
     """Something to repair, now or once the topmost Ravager's effect at ``a`` (resolved before the action)
@@ -443,7 +431,6 @@ def _repair_target(buf: cython.const[cython.short][:], t: _Tables, a: cython.int
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _discover_min(buf: cython.const[cython.short][:], t: _Tables) -> cython.int:
     """The cheapest tile to discover: a tile of the display, or one in the Advanced space (99: none)."""
@@ -461,7 +448,6 @@ def _discover_min(buf: cython.const[cython.short][:], t: _Tables) -> cython.int:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _destroy_min(buf: cython.const[cython.short][:], t: _Tables) -> cython.int:
     """The fewest Ravagers at an occupied location (a whole location is destroyed; 99: none)."""
@@ -476,7 +462,6 @@ def _destroy_min(buf: cython.const[cython.short][:], t: _Tables) -> cython.int:
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _action_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p: cython.int, a: cython.int,
                ev: cython.int) -> cython.bint:
@@ -493,7 +478,6 @@ def _action_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _board_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p: cython.int, a: cython.int,
               value: cython.int) -> cython.bint:
@@ -505,7 +489,6 @@ def _board_ok(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj,
 
 
 @cython.cfunc
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def _usable(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p: cython.int, colour: cython.int,
             value: cython.int, res_delta: cython.int, debris_delta: cython.int) -> cython.bint:
@@ -594,7 +577,6 @@ def die_uses(s: State, p: cython.int, colour: cython.int, value: cython.int, res
     return out
 
 
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False) -> list:
     """The dice p may select in A2 when p has no boost that changes a die: own dice with a use as they are, or
@@ -645,7 +627,6 @@ def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False
     return out
 
 
-@cython.boundscheck(False)
 @cython.wraparound(False)
 def robust_use(s: State, p: cython.int) -> bool:
     """A die use that nothing in A1 can take away: Discover, Repair or Destroy with a die p may select (its own,
