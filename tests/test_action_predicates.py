@@ -118,6 +118,10 @@ def test_predicates_refuse_what_is_not_there():
         predicates.board_action_ok(s, 0, 6, 2)
     with pytest.raises(ValueError, match="Mission card -1"):
         predicates.has_access(s, 0, -1)
+    with pytest.raises(ValueError, match="seat 7"):
+        predicates.has_access(s, 7, 0)
+    with pytest.raises(ValueError, match="seat 4"):
+        predicates.mission_can_start(s, 4, 0)
     with pytest.raises(ValueError, match="Mission card"):
         predicates.mission_can_start(s, 0, len(s.comp.mission_cost))
     with pytest.raises(ValueError, match="8 goods"):

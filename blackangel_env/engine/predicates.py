@@ -277,6 +277,7 @@ def _has_access(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, c
 
 def has_access(s: State, p: cython.int, card: cython.int) -> bool:
     """Seat p has access to Mission card ``card``: it is p's, or a ship of p is on its hex."""
+    _check_seat(p)
     _check_card(s, card)
     return _has_access(_readable(s.buf), _tables(s), p, card)
 
@@ -293,6 +294,7 @@ def mission_can_start(s: State, p: cython.int, card: cython.int, res_delta: cyth
     """The activation family's predicate: can p start activating ``card`` (an activation card in Space, of the
     die's colour) with a die of value 1 or more: access to the card, and its cost payable once the price of a
     bought die (``res_delta`` -1, R-A14) and a debris flip (``debris_delta`` -1, R-A16) are paid."""
+    _check_seat(p)
     _check_card(s, card)
     return _mission_ok(_readable(s.buf), _tables(s), p, card, res_delta, debris_delta)
 
