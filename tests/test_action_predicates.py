@@ -16,6 +16,7 @@ from helpers import game  # noqa: F401  (puts the checkout on sys.path when the 
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.engine import die_uses, predicates
+from blackangel_env.engine.dice import FLIP
 from blackangel_env.state import M_N_STRIPS, M_TURN_PLAYER, PH_A2_DIE, PH_TURN
 
 QUIET = (A.DONE, A.SEQUENCE_B, A.PASS)
@@ -76,9 +77,10 @@ def test_board_action_ok_is_the_family_predicate():
 
 @pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (4, False)])
 def test_plain_selection_is_the_look_ahead_without_boosts(n, advanced):
-    """Without a boost, the dice p may select (``predicates.plain_selectable``, compiled) are those the general
-    look-ahead (``die_uses._die_reachable``, with no boost to try) finds usable: own dice as they are or flipped
-    with a debris (R-A16), others' unreserved dice once their price is paid (rulebook A2, Reserved die; R-A14)."""
+    """Without a boost, the dice p may select (``predicates.plain_selectable``) are those with a use
+    (``die_usable``): own dice as they are or flipped with a debris, the debris spent first (R-A16), others'
+    unreserved dice once their price is paid (rulebook A2, Reserved die; R-A14); the general look-ahead given
+    no boost (``die_uses._die_reachable``) answers the same."""
     rng = np.random.default_rng(10 + n)
     compared = 0
     for seed in range(3):
@@ -90,9 +92,13 @@ def test_plain_selection_is_the_look_ahead_without_boosts(n, advanced):
                     for d in range(18):
                         o, c, v = s.die_owner.item(d), d // 6, s.die_value.item(d)
                         if o == p:
-                            ok = die_uses._die_reachable(s, p, c, v, s.debris.item(p) >= 1, (), {})
+                            flip = s.debris.item(p) >= 1
+                            ok = (predicates.die_usable(s, p, c, v)
+                                  or (flip and predicates.die_usable(s, p, c, FLIP[v], 0, -1)))
+                            assert die_uses._die_reachable(s, p, c, v, flip, (), {}) == ok
                         elif o >= 0 and s.res.item(p) >= 1 and not s.die_reserved.item(d):
-                            ok = die_uses._die_reachable(s, p, c, v, False, (), {}, res_delta=-1)
+                            ok = predicates.die_usable(s, p, c, v, -1)
+                            assert die_uses._die_reachable(s, p, c, v, False, (), {}, res_delta=-1) == ok
                         else:
                             continue
                         if ok:
@@ -124,6 +130,8 @@ def test_predicates_refuse_what_is_not_there():
         predicates.mission_can_start(s, 4, 0)
     with pytest.raises(ValueError, match="Mission card"):
         predicates.mission_can_start(s, 0, len(s.comp.mission_cost))
+    with pytest.raises(ValueError, match="face 0-3, not 4"):
+        predicates.plain_reachable(s, 0, 0, 4, True)
     with pytest.raises(ValueError, match="8 goods"):
         predicates.can_pay(s, 0, (1, 0, 0))
     assert (s.buf == before).all()

@@ -9,20 +9,13 @@ from ..constants import BE_CHANGE_COLOUR, BE_SET_THREE
 from ..state import M_ADVANCED, State
 
 from .dice import FLIP
-from .predicates import die_usable, die_uses, plain_selectable, robust_use
+from .predicates import die_usable, die_uses, plain_reachable, plain_selectable, robust_use
 
 
-def _die_uses(s: State, p: int, colour: int, value: int, res_delta: int = 0) -> list[int]:
-    """Action ids (BOARD_ACTION / MISSION_ACTION) legal for a die of this colour and value
-    (``predicates.die_uses``).  ``res_delta`` is -1 when the die is bought (its price is paid before any mission
-    cost)."""
-    return die_uses(s, p, colour, value, res_delta)
-
-
-def _die_usable(s: State, p: int, colour: int, value: int, res_delta: int = 0, debris_delta: int = 0) -> bool:
-    """``bool(_die_uses(...))`` without listing the uses (``predicates.die_usable``).  ``debris_delta`` is -1
-    after a debris flip (the flip's debris is spent before any mission cost: R-A16)."""
-    return die_usable(s, p, colour, value, res_delta, debris_delta)
+# The legal uses of a die (BOARD_ACTION / MISSION_ACTION ids; ``res_delta`` -1 for a bought die, whose price
+# is paid before any mission cost), and whether it has one (``debris_delta`` -1 after a debris flip: R-A16).
+_die_uses = die_uses
+_die_usable = die_usable
 
 
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
@@ -46,8 +39,7 @@ def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, bo
     (``debris_delta`` - 1 for what follows it: R-A16)."""
     if not boosts:
         # No boost: a use as the die is, or once flipped (what the search below finds, without its cache)
-        return (_die_usable(s, p, colour, value, res_delta, debris_delta)
-                or (bool(can_flip) and _die_usable(s, p, colour, FLIP[value], res_delta, debris_delta - 1)))
+        return plain_reachable(s, p, colour, value, bool(can_flip), res_delta, debris_delta)
     key = (colour, value, can_flip, boosts, debris_delta)
     if key in cache:
         return cache[key]

@@ -20,9 +20,10 @@ uses (``die_uses._a2_robust``) and the activation's cost check (``missions._can_
   Destroy: the A1 guard's shortcut, R-A2);
 * ``die_usable(s, p, colour, value, res_delta, debris_delta)``: some board action of the colour or some
   activation card of the colour in Space can start with this die; ``die_uses`` lists them (the A2 legal uses, in
-  action order then hex order); ``plain_selectable(s, p, stop_at_first)``: the dice p may select in A2 when no
-  boost can change a die (own dice as they are or flipped with a debris, others' unreserved dice bought for a
-  resource).
+  action order then hex order); ``plain_reachable(s, p, colour, value, can_flip, ...)``: with no boost to use,
+  a use as the die is or once flipped; ``plain_selectable(s, p, stop_at_first)``: the dice p may select in A2
+  when no boost can change a die (own dice as they are or flipped with a debris, others' unreserved dice bought
+  for a resource).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is read through a typed memoryview, the components through tables
@@ -579,6 +580,28 @@ def die_uses(s: State, p: cython.int, colour: cython.int, value: cython.int, res
     return out
 
 
+@cython.cfunc
+@cython.wraparound(False)
+def _reachable(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p: cython.int, colour: cython.int,
+               value: cython.int, can_flip: cython.bint, res_delta: cython.int,
+               debris_delta: cython.int) -> cython.bint:
+    """A use as the die is, or (``can_flip``) once flipped with a debris, spent first (R-A16)."""
+    if _usable(buf, t, g, bufobj, p, colour, value, res_delta, debris_delta):
+        return True
+    return can_flip and _usable(buf, t, g, bufobj, p, colour, FLIP[value], res_delta, debris_delta - 1)
+
+
+def plain_reachable(s: State, p: cython.int, colour: cython.int, value: cython.int, can_flip: cython.bint,
+                    res_delta: cython.int = 0, debris_delta: cython.int = 0) -> bool:
+    """With no boost to use: a die of ``colour`` and ``value`` has a use as it is, or (``can_flip``) once
+    flipped to its opposite face with a debris (R-A16: the flip's debris is spent before any mission cost)."""
+    _check_seat(p)
+    if not 0 <= value <= 3:
+        raise ValueError(f"a die shows a face 0-3, not {value}")
+    return _reachable(_readable(s.buf), _tables(s), _board(s), s.buf, p, colour, value, can_flip, res_delta,
+                      debris_delta)
+
+
 @cython.wraparound(False)
 def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False) -> list:
     """The dice p may select in A2 when p has no boost that changes a die: own dice with a use as they are, or
@@ -610,15 +633,14 @@ def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False
                 raise ValueError(f"die {d} shows {v}, not a face 0-3")
             k = 8 * c + v
             if verdict[k] == 0:
-                ok = (_usable(buf, t, g, s.buf, p, c, v, 0, 0)
-                      or (debris and _usable(buf, t, g, s.buf, p, c, FLIP[v], 0, -1)))
+                ok = _reachable(buf, t, g, s.buf, p, c, v, debris, 0, 0)
                 verdict[k] = 1 if ok else 2
         elif o >= 0 and can_buy and not buf[t.die_reserved + d]:
             if v < 0 or v > 3:
                 raise ValueError(f"die {d} shows {v}, not a face 0-3")
             k = 8 * c + 4 + v
             if verdict[k] == 0:
-                ok = _usable(buf, t, g, s.buf, p, c, v, -1, 0)
+                ok = _reachable(buf, t, g, s.buf, p, c, v, False, -1, 0)
                 verdict[k] = 1 if ok else 2
         else:
             continue

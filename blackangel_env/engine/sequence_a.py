@@ -60,7 +60,7 @@ def _legal_a2_modify(s: State) -> list[int]:
     can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
-    out = list(_die_uses(s, p, colour, value))
+    out = _die_uses(s, p, colour, value)               # a new list
     if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, debris_delta=-1):
         out.append(A.FLIP_DIE)
     for i, (cell, eff, bc) in enumerate(boosts):
