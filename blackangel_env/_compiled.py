@@ -34,7 +34,7 @@ COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackange
                     "blackangel_env.agents.value", "blackangel_env.encoding_kernel") + tuple(
     f"blackangel_env.engine.{m}" for m in (
     "a3", "activation", "black_angel", "board_actions", "command", "core", "decks", "destroy", "dice",
-    "die_uses", "discover", "end", "guard", "hal", "missions", "phases", "playout", "predicates",
+    "die_uses", "discover", "end", "guard", "hal", "kernels", "missions", "phases", "playout", "predicates",
     "ravagers",
     "repair", "rounds", "sequence_a", "sequence_b", "setup", "ship_moves", "space", "tiles", "turn",
     "visibility",
@@ -43,7 +43,8 @@ COMPILED_MODULES = ("blackangel_env.state", "blackangel_env.actions", "blackange
 # The compiled modules whose annotations declare C types (``cython.int``, memoryviews).  The build compiles the
 # others with Cython's ``annotation_typing`` off: their annotations are Python hints, and read as C types an
 # ``action: int`` argument would refuse a numpy integer that the interpreted function accepts.
-TYPED_MODULES = ("blackangel_env.engine.ship_moves", "blackangel_env.engine.predicates", "blackangel_env.invariants",
+TYPED_MODULES = ("blackangel_env.engine.ship_moves", "blackangel_env.engine.predicates",
+                 "blackangel_env.engine.kernels", "blackangel_env.invariants",
                  "blackangel_env.agents.value", "blackangel_env.encoding_kernel")
 
 MARKER = b"blackangel-source-sha256:"

@@ -33,7 +33,7 @@ from __future__ import annotations
 from .. import actions as A  # noqa: F401 - ``engine.A`` as before
 from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` as before
 from . import (
-    ship_moves, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel, hal,
+    ship_moves, kernels, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel, hal,
     die_uses, guard, rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation,
     board_actions, sequence_a, setup, visibility, playout,
 )
@@ -59,7 +59,7 @@ __all__ = [
     "place_mission", "resample_hidden", "reset_board", "rollouts", "score_breakdown", "seat_name", "winners",
 ]
 
-_MODULES = (ship_moves, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel,
+_MODULES = (ship_moves, kernels, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel,
             hal, die_uses, guard, rounds, a3, sequence_b, turn, tiles, command, discover, repair, destroy, activation,
             board_actions, sequence_a, setup, visibility, playout)
 

@@ -15,7 +15,8 @@ from ..state import (
 )
 
 from .core import _log, gain_goods, gain_vp, seat_name
-from .space import _hex_block, _ship_to_supply, _ships_on, _strip_block, _strip_hexes
+from .kernels import scroll_board
+from .space import _ship_to_supply, _ships_on, _strip_hexes
 from .end import _trigger_end
 
 
@@ -55,24 +56,11 @@ def advance_black_angel(s: State) -> None:
         for q in hs[2 * h:2 * h + 2]:         # ships on the ejected strip return to the supply (rules-notes D5)
             if q >= 0:
                 _ship_to_supply(s, h, q)
-    # Flip strip 1, put it last, shift everything toward the board.
-    strips = _strip_block(s)                  # strip_id, strip_face: one shift for the two
-    first_id, first_face = strips[:, 0].tolist()
+    # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
-    nh = n_strips * 5
-    hexes = _hex_block(s)                     # terrain, comet, icons, card: one shift for the four
-    hexes[:, :nh - 5] = hexes[:, 5:nh].copy()
-    s.hex_ship[:nh - 5] = s.hex_ship[5:nh].copy()
-    s.hex_ship[nh - 5:nh] = -1
-    s.hex_card[nh - 5:nh] = -1
-    strips[:, :last] = strips[:, 1:n_strips].copy()
-    strips[:, last] = (first_id, 1 - first_face)
-    hexes[:3, nh - 5:nh] = _strip_hexes(s.comp)[first_id, 1 - first_face]     # lay it: terrain, comet, icons
-    where = s.mc_where.tolist()
-    i = -1
-    for _ in range(where.count(MC_SPACE)):    # the Mission cards in Space (list scan in C)
-        i = where.index(MC_SPACE, i + 1)
-        s.mc_hex[i] -= 5
+    first = s.buf.item(s._fields["strip_id"][1])
+    face = s.buf.item(s._fields["strip_face"][1])
+    scroll_board(s, n_strips, _strip_hexes(s.comp)[first, 1 - face])
     if m.item(M_SPES_POS) >= 0:
         m[M_SPES_POS] -= 1
         h = m.item(M_SPES_POS) * 5 + 2

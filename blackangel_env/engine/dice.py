@@ -8,6 +8,7 @@ from ..constants import COLOURS
 from ..state import DIE_SUPPLY, SRC_PENALTY, State
 
 from .core import _log, gain_vp
+from .kernels import take_supply_dice
 
 
 FLIP = (2, 3, 0, 1)                # opposite face: 0<->2, 1<->3 (rulebook A2: opposite faces differ by 2)
@@ -87,39 +88,19 @@ def _roll_robots(s: State, seat: int, penalise: bool) -> None:
 
 def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> None:
     """For each (seat, colour, count) in order, roll ``count`` dice of that colour into the seat's compartment
-    while the supply has one (as ``_roll_into`` one at a time).  The dice are taken first and rolled with one
-    batch of random numbers: the same numbers, in the same order, as one draw per die (nothing in between reads
-    the values), for a fraction of the cost.  The supply is searched in lists kept current here (as
-    ``_take_supply_die`` does in the arrays)."""
-    owners = s.die_owner.tolist()
-    damaged = s.die_damaged.tolist()
-    taken = []
-    for seat, c, k in wanted:
-        base = c * 6
-        for _ in range(k):
-            d = -1                             # _supply_die: an undamaged die of the colour first, else a damaged one
-            for i in range(base, base + 6):
-                if owners[i] == DIE_SUPPLY:
-                    if not damaged[i]:
-                        d = i
-                        break
-                    if d < 0:
-                        d = i
-            if d < 0:
-                break
-            if damaged[d]:
-                damaged[d] = 0
-                s.die_damaged[d] = 0
-                if penalise:
-                    gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[c]} die")
-            owners[d] = seat
-            s.die_owner[d] = seat
-            s.die_reserved[d] = 0
-            taken.append(d)
+    while the supply has one (as ``_roll_into`` one at a time).  The dice are taken first (``kernels``) and rolled
+    with one batch of random numbers: the same numbers, in the same order, as one draw per die (nothing in between
+    reads the values), for a fraction of the cost."""
+    taken, damaged = take_supply_dice(s, wanted)
+    if penalise:
+        for seat, c in damaged:
+            gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[c]} die")
     if taken:
         faces = s.comp.die_faces
+        n = len(faces)
+        value = s.die_value
         for d, x in zip(taken, s.rng.random(len(taken)).tolist()):
-            s.die_value[d] = faces[int(x * len(faces))]        # as _roll
+            value[d] = faces[int(x * n)]        # as _roll
 
 
 def _effective(s: State, a: int, value: int) -> int:

@@ -35,12 +35,6 @@ def _hex_block(s: State) -> np.ndarray:
     return s.buf[start:end].reshape(4, -1)
 
 
-def _strip_block(s: State) -> np.ndarray:
-    """The fields strip_id and strip_face (consecutive in the buffer) as one (2, strips) view."""
-    f = s._fields
-    return s.buf[f["strip_id"][1]:f["strip_face"][2]].reshape(2, -1)
-
-
 def _own_ship_hexes(s: State, p: int) -> list[int]:
     # a player has at most one ship per hex; list.count / list.index scan in C, as in _hand_missions
     hs = s.hex_ship.ravel().tolist()
@@ -136,5 +130,4 @@ def _geometry(n_strips: int) -> tuple[int, tuple[tuple[int, ...], ...], int]:
 _v = _views(8)
 assert _v["hex_terrain"][2] == _v["hex_comet"][1] and _v["hex_comet"][2] == _v["hex_icons"][1] \
     and _v["hex_icons"][2] == _v["hex_card"][1], "_hex_block needs the four hex fields consecutive"
-assert _v["strip_id"][2] == _v["strip_face"][1], "_strip_block needs strip_id and strip_face consecutive"
 del _v

@@ -1,0 +1,180 @@
+"""Typed loops over the state buffer for the rule modules' bulk moves, where Python's cost per element shows:
+
+* ``scroll_board(s, n_strips, lay)``: the space board scrolls one strip under the ship (Sequence B.3, called by
+  ``black_angel.advance_black_angel`` once strip 1 is ejected): the hexes (terrain, comet, icons, card, ships)
+  and strips 2..n move one strip toward the board, strip 1 goes last flipped (``lay``: the terrain, comet flags
+  and Ravager icons of its other face), and the Mission cards in Space move with their hexes;
+* ``take_supply_dice(s, wanted)``: the dice a reroll takes from the supply (Sequence B.1, the neutral's dice;
+  called by ``dice._roll_dice``), an undamaged die of the colour first (rules decision R-B1), each handed to its
+  seat unreserved with its Damage cube removed; it returns the dice taken and the (seat, colour) of each damaged
+  one (whose penalty the caller scores).
+
+Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
+with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
+positions of the fields come from the state's layout (``_layout``, built once per layout).
+"""
+
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
+from ..state import DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
+
+_DIE_SUPPLY = cython.declare(cython.int, DIE_SUPPLY)
+_MC_SPACE = cython.declare(cython.int, MC_SPACE)
+
+
+@cython.cclass
+class _Layout:
+    """Where the fields these loops move start in the state buffer (one per layout, cached by ``_layout``)."""
+
+    fields: object
+    n_hexes: cython.Py_ssize_t
+    hex_terrain: cython.Py_ssize_t
+    hex_comet: cython.Py_ssize_t
+    hex_icons: cython.Py_ssize_t
+    hex_card: cython.Py_ssize_t
+    hex_ship: cython.Py_ssize_t
+    strip_id: cython.Py_ssize_t
+    strip_face: cython.Py_ssize_t
+    max_strips: cython.Py_ssize_t
+    mc_where: cython.Py_ssize_t
+    mc_hex: cython.Py_ssize_t
+    n_missions: cython.Py_ssize_t
+    die_owner: cython.Py_ssize_t
+    die_reserved: cython.Py_ssize_t
+    die_damaged: cython.Py_ssize_t
+
+    def __init__(self, fields: dict):
+        self.fields = fields
+        self.n_hexes = fields["hex_terrain"][2] - fields["hex_terrain"][1]
+        for name in ("hex_comet", "hex_icons", "hex_card"):
+            if fields[name][2] - fields[name][1] != self.n_hexes:
+                raise RuntimeError(f"blackangel_env.engine.kernels: {name} is not one value a hex")
+        self.hex_terrain = fields["hex_terrain"][1]
+        self.hex_comet = fields["hex_comet"][1]
+        self.hex_icons = fields["hex_icons"][1]
+        self.hex_card = fields["hex_card"][1]
+        if fields["hex_ship"][2] - fields["hex_ship"][1] != 2 * self.n_hexes:
+            raise RuntimeError("blackangel_env.engine.kernels: hex_ship is not two seats a hex")
+        self.hex_ship = fields["hex_ship"][1]
+        self.strip_id = fields["strip_id"][1]
+        self.strip_face = fields["strip_face"][1]
+        self.max_strips = fields["strip_id"][2] - fields["strip_id"][1]
+        self.mc_where = fields["mc_where"][1]
+        self.mc_hex = fields["mc_hex"][1]
+        self.n_missions = fields["mc_where"][2] - fields["mc_where"][1]
+        self.die_owner = fields["die_owner"][1]
+        self.die_reserved = fields["die_reserved"][1]
+        self.die_damaged = fields["die_damaged"][1]
+
+
+_LAYOUTS: dict = {}
+
+
+def _layout(s: State) -> _Layout:
+    f = s._fields
+    t: _Layout = _LAYOUTS.get(id(f))
+    if t is None or t.fields is not f:
+        t = _LAYOUTS[id(f)] = _Layout(f)
+    return t
+
+
+# --- the board's scroll (B.3) ---------------------------------------------------------------------------------
+
+def scroll_board(s: State, n_strips: int, lay) -> None:
+    """Strips 2..``n_strips`` move one strip toward the board with their hexes (terrain, comet, icons, card and
+    ships) and the Mission cards in Space on them (``mc_hex`` - 5); strip 1 goes last, flipped, its hexes laid
+    from ``lay`` (a (3, 5) int16 array: terrain, comet flags, Ravager icons), with no card and no ship.  The
+    caller has ejected strip 1's cards and ships first."""
+    L: _Layout = _layout(s)
+    if not 1 <= n_strips <= L.max_strips or n_strips * 5 > L.n_hexes:
+        raise ValueError(f"scroll_board: {n_strips} strips on a board of {L.max_strips}")
+    _scroll(s.buf, L, n_strips, lay)
+
+
+@cython.cfunc
+def _scroll(buf: cython.short[:], L: _Layout, n_strips: cython.Py_ssize_t, lay: cython.const[cython.short][:, :]):
+    nh: cython.Py_ssize_t = n_strips * 5
+    last: cython.Py_ssize_t = n_strips - 1
+    r: cython.Py_ssize_t
+    h: cython.Py_ssize_t
+    o: cython.Py_ssize_t
+    first_id: cython.short = buf[L.strip_id]
+    first_face: cython.short = buf[L.strip_face]
+    rows = cython.declare(cython.Py_ssize_t[4])
+    rows[0] = L.hex_terrain
+    rows[1] = L.hex_comet
+    rows[2] = L.hex_icons
+    rows[3] = L.hex_card
+    for r in range(4):                                   # terrain, comet, icons, card: one strip toward the board
+        o = rows[r]
+        for h in range(nh - 5):
+            buf[o + h] = buf[o + h + 5]
+    o = L.hex_ship
+    for h in range(2 * (nh - 5)):
+        buf[o + h] = buf[o + h + 10]
+    for h in range(2 * (nh - 5), 2 * nh):
+        buf[o + h] = -1
+    o = L.hex_card
+    for h in range(nh - 5, nh):
+        buf[o + h] = -1
+    for h in range(last):
+        buf[L.strip_id + h] = buf[L.strip_id + h + 1]
+        buf[L.strip_face + h] = buf[L.strip_face + h + 1]
+    buf[L.strip_id + last] = first_id
+    buf[L.strip_face + last] = 1 - first_face
+    for r in range(3):                                   # lay the flipped strip: terrain, comet, icons
+        o = rows[r] + nh - 5
+        for h in range(5):
+            buf[o + h] = lay[r, h]
+    for h in range(L.n_missions):
+        if buf[L.mc_where + h] == _MC_SPACE:
+            buf[L.mc_hex + h] -= 5
+
+
+# --- dice taken from the supply (B.1) -------------------------------------------------------------------------
+
+def take_supply_dice(s: State, wanted) -> tuple[list, list]:
+    """For each (seat, colour, count) of ``wanted`` in order, ``count`` dice of that colour from the supply to
+    the seat's compartment while the supply has one: an undamaged die first, else a damaged one, which loses its
+    cube.  Each die taken is unreserved (its value is the caller's to roll).  Returns the dice taken, in order,
+    and the (seat, colour) of each damaged die taken, in order."""
+    L: _Layout = _layout(s)
+    wanted = list(wanted)
+    for seat, colour, count in wanted:                   # all checked before any die moves
+        if not (0 <= seat < MAX_SEATS and 0 <= colour < 3 and 0 <= count <= 6):
+            raise ValueError(f"take_supply_dice: (seat, colour, count) {(seat, colour, count)!r} is not a seat "
+                             f"0-{MAX_SEATS - 1}, a colour 0-2 and a count 0-6")
+    taken: list = []
+    damaged: list = []
+    for seat, colour, count in wanted:
+        _take(s.buf, L, seat, colour, count, taken, damaged)
+    return taken, damaged
+
+
+@cython.cfunc
+def _take(buf: cython.short[:], L: _Layout, seat: cython.short, colour: cython.Py_ssize_t, count: cython.int,
+          taken: list, damaged: list):
+    base: cython.Py_ssize_t = colour * 6
+    i: cython.Py_ssize_t
+    d: cython.Py_ssize_t
+    k: cython.int
+    for k in range(count):
+        d = -1
+        for i in range(base, base + 6):
+            if buf[L.die_owner + i] == _DIE_SUPPLY:
+                if not buf[L.die_damaged + i]:
+                    d = i
+                    break
+                if d < 0:
+                    d = i
+        if d < 0:
+            return
+        if buf[L.die_damaged + d]:
+            buf[L.die_damaged + d] = 0
+            damaged.append((seat, colour))
+        buf[L.die_owner + d] = seat
+        buf[L.die_reserved + d] = 0
+        taken.append(d)

@@ -1,0 +1,111 @@
+"""The typed buffer loops of ``engine.kernels`` against what they stand for, written here with numpy on the named
+views: the board's scroll under the ship (rulebook, Sequence B.3 "The Black Angel advances": strip 1 leaves, the
+board moves one strip, the strip is turned over and placed last) and the dice a reroll takes from the supply
+(Sequence B.1; rules decision R-B1: an undamaged die first).  Both run compiled and interpreted (the equivalence
+test plays whole games both ways); here each is checked on positions of seeded games, and bad arguments are
+refused with the state left unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import game  # noqa: F401  (puts the checkout on sys.path when the package is not installed)
+
+from blackangel_env import engine
+from blackangel_env.engine import kernels
+from blackangel_env.engine.space import _strip_hexes
+from blackangel_env.state import DIE_SUPPLY, M_N_STRIPS, MC_SPACE
+
+
+def _positions(n, advanced, games=3, every=5):
+    rng = np.random.default_rng(n)
+    out = []
+    for g in range(games):
+        s = engine.new_game(num_players=n, advanced=advanced, seed=900 + 10 * n + g)
+        k = 0
+        while not s.terminal:
+            if k % every == 0:
+                out.append(s.copy())
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.random() * len(legal))])
+            k += 1
+    return out
+
+
+def _scroll_reference(s, n_strips, lay):
+    nh = 5 * n_strips
+    first_id, first_face = int(s.strip_id[0]), int(s.strip_face[0])
+    for name in ("hex_terrain", "hex_comet", "hex_icons", "hex_card"):
+        f = getattr(s, name)
+        f[:nh - 5] = f[5:nh].copy()
+    s.hex_ship[:nh - 5] = s.hex_ship[5:nh].copy()
+    s.hex_ship[nh - 5:nh] = -1
+    s.hex_card[nh - 5:nh] = -1
+    s.strip_id[:n_strips - 1] = s.strip_id[1:n_strips].copy()
+    s.strip_face[:n_strips - 1] = s.strip_face[1:n_strips].copy()
+    s.strip_id[n_strips - 1] = first_id
+    s.strip_face[n_strips - 1] = 1 - first_face
+    s.hex_terrain[nh - 5:nh], s.hex_comet[nh - 5:nh], s.hex_icons[nh - 5:nh] = lay
+    s.mc_hex[s.mc_where == MC_SPACE] -= 5
+
+
+@pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (3, False), (4, True)])
+def test_scroll_board_moves_the_board_one_strip(n, advanced):
+    checked = 0
+    for s in _positions(n, advanced):
+        n_strips = int(s.m[M_N_STRIPS])
+        lay = _strip_hexes(s.comp)[int(s.strip_id[0]), 1 - int(s.strip_face[0])]
+        want = s.copy()
+        _scroll_reference(want, n_strips, lay)
+        kernels.scroll_board(s, n_strips, lay)
+        assert np.array_equal(s.buf, want.buf)
+        checked += 1
+    assert checked > 20
+
+
+def _take_reference(s, wanted):
+    taken, damaged = [], []
+    for seat, colour, count in wanted:
+        for _ in range(count):
+            base = 6 * colour
+            supply = [d for d in range(base, base + 6) if s.die_owner[d] == DIE_SUPPLY]
+            if not supply:
+                break
+            clean = [d for d in supply if not s.die_damaged[d]]
+            d = (clean or supply)[0]
+            if s.die_damaged[d]:
+                s.die_damaged[d] = 0
+                damaged.append((seat, colour))
+            s.die_owner[d] = seat
+            s.die_reserved[d] = 0
+            taken.append(d)
+    return taken, damaged
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_take_supply_dice_takes_an_undamaged_die_first(n):
+    rng = np.random.default_rng(7 + n)
+    checked = 0
+    for s in _positions(n, advanced=n % 2 == 0):
+        s.die_damaged[rng.random(18) < 0.3] = 1          # damaged dice in the supply, as Ravagers leave them
+        wanted = [(int(rng.integers(n)), int(rng.integers(3)), int(rng.integers(4))) for _ in range(3)]
+        want = s.copy()
+        expected = _take_reference(want, wanted)
+        assert kernels.take_supply_dice(s, wanted) == expected
+        assert np.array_equal(s.buf, want.buf)
+        checked += bool(expected[0])
+    assert checked > 10
+
+
+def test_bad_arguments_are_refused_and_change_nothing():
+    s = engine.new_game(num_players=2, seed=3)
+    before = s.buf.copy()
+    lay = _strip_hexes(s.comp)[0, 0]
+    for n_strips in (0, 8, -1):
+        with pytest.raises(ValueError, match="strips"):
+            kernels.scroll_board(s, n_strips, lay)
+    for bad in ((0, 3, 1), (5, 0, 1), (-1, 0, 1), (0, 0, 7)):
+        with pytest.raises(ValueError, match="seat"):
+            kernels.take_supply_dice(s, [(0, 0, 1), bad])          # the good entry before it is not taken either
+    assert np.array_equal(s.buf, before)
