@@ -91,11 +91,16 @@ def _demo(args: argparse.Namespace) -> int:
     def fail(msg: str) -> int:
         return _error("demo", msg)
 
+    if args.config:
+        given = [o for o, v in (("--players", args.players), ("--hal", args.hal),
+                                ("--advanced", args.advanced or None)) if v is not None]
+        if given:
+            return fail(f"--config sets the players, the rules and Hal's difficulty: drop {', '.join(given)}")
     try:
         if args.config:
             config = GameConfig.from_yaml(args.config)
         else:
-            config = GameConfig(num_players=args.players, advanced=args.advanced,
+            config = GameConfig(num_players=3 if args.players is None else args.players, advanced=args.advanced,
                                 hal_difficulty=args.hal or "standard")
     except ConfigError as e:
         return fail(str(e))
@@ -591,8 +596,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play a complete seeded game with uniformly random legal moves, printing the "
                                    "board, every move and VP change with its cause, and the final scores.")
     d.add_argument("--config", metavar="FILE",
-                   help="a game config YAML (configs/games/*.yaml); overrides --players, --advanced and --hal")
-    d.add_argument("--players", type=int, default=3, help="1 (solo against Hal) to 4; default 3")
+                   help="a game config YAML (configs/games/*.yaml), in place of --players, --advanced and --hal")
+    d.add_argument("--players", type=int, default=None, help="1 (solo against Hal) to 4; default 3")
     d.add_argument("--seed", type=seed_arg, default=1, help="game and move seed, a non-negative integer; default 1")
     d.add_argument("--advanced", action="store_true", help="use the advanced rules")
     d.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import sys
 
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"    # PyTorch's wheel index of CPU builds
+
 EXTRAS: dict[str, tuple[str, ...]] = {   # extra -> the modules it installs that the code imports
     "train": ("torch", "stable_baselines3", "sb3_contrib"),
     "rllib": ("ray",),
@@ -23,8 +25,12 @@ def missing_extra(extra: str) -> str | None:
     missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
     if not missing:
         return None
-    return (f"needs the '{extra}' extra ({', '.join(missing)} not installed): pip install 'blackangel-env[{extra}]' "
-            f"(in a source checkout: pip install -e '.[{extra}]')")
+    line = (f"needs the '{extra}' extra ({', '.join(missing)} not installed): pip install 'blackangel-env[{extra}]' "
+            f"(in a source checkout: pip install -c ci/constraints-cpu.txt -e '.[{extra}]')")
+    if "torch" in missing:
+        line += (f"; for the CPU build of torch (pip may otherwise fetch a CUDA build of several GB), install it "
+                 f"first: pip install torch --index-url {TORCH_CPU_INDEX}")
+    return line
 
 
 def require_extra(extra: str, prog: str) -> None:

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from blackangel_env import cli
 from blackangel_env.cli import build_parser, load_record, main
 
 CMD = [sys.executable, "-m", "blackangel_env.cli"]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(args, text="", timeout=120):
@@ -153,6 +155,15 @@ def test_demo_malformed_config(tmp_path, capsys, content, words):
 def test_demo_config_is_a_folder(tmp_path, capsys):
     assert main(["demo", "--config", str(tmp_path)]) == 2
     _one_line_error(capsys.readouterr().err, "demo")
+
+
+@pytest.mark.parametrize("extra", [["--players", "2"], ["--hal", "easy"], ["--advanced"]])
+def test_demo_config_with_game_options_is_refused(capsys, extra):
+    """--config sets the players, the rules and Hal: an explicit --players/--hal/--advanced beside it would be
+    ignored, so it is refused, naming the option."""
+    config = str(ROOT / "configs" / "games" / "solo_standard.yaml")
+    assert main(["demo", "--config", config] + extra) == 2
+    assert extra[0] in _one_line_error(capsys.readouterr().err, "demo")
 
 
 def test_demo_components_file_missing(tmp_path, capsys):

@@ -35,6 +35,11 @@ def test_missing_extra_names_what_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)
     line = missing_extra("train")
     assert line.startswith("needs the 'train' extra (sb3_contrib not installed)")
+    assert "constraints-cpu.txt" in line and "download.pytorch.org/whl/cpu" not in line
+    monkeypatch.setitem(sys.modules, "torch", None)
+    line = missing_extra("train")                  # torch missing: how to get its CPU build, on the same line
+    assert "torch" in line and "\n" not in line and "--index-url https://download.pytorch.org/whl/cpu" in line
+    monkeypatch.delitem(sys.modules, "torch")
     monkeypatch.delitem(sys.modules, "sb3_contrib")
     pytest.importorskip("sb3_contrib")
     assert missing_extra("train") is None

@@ -23,7 +23,6 @@ computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H
 
 from __future__ import annotations
 
-from itertools import combinations
 
 from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, HAL_CLOCKWISE,
@@ -246,18 +245,23 @@ def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
 
 
 def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
+    """Hal clears the Ravager locations that take the most cards his die allows; among the choices that take as
+    many, the one whose locations come first in his rotation (earliest location first, then the next...)."""
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
-    counts = s.rav_count.tolist()               # a list: up to 63 combinations read it
+    counts = s.rav_count.tolist()
     locs = [a for a in order if counts[a] > 0]
-    best, best_key = None, None
-    for k in range(len(locs), 0, -1):
-        for combo in combinations(range(len(locs)), k):
-            total = sum(counts[locs[i]] for i in combo)
-            if total > ev:
-                continue
-            key = (total, tuple(-i for i in combo))    # most cards, then the earliest in the rotation
-            if best_key is None or key > best_key:
-                best, best_key = combo, key
+    nl = len(locs)
+    # the cards of every choice of locations (bit i: the i-th location of the rotation), from the choice less its
+    # lowest bit
+    sums = [0] * (1 << nl)
+    for mask in range(1, 1 << nl):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + counts[locs[low.bit_length() - 1]]
+    most = max((t for t in sums if t <= ev), default=0)
+    best = None
+    if most > 0:                # the earliest in the rotation: the smallest list of indices (no two choices of
+        best = min(tuple(i for i in range(nl) if mask >> i & 1)     # equal cards are a prefix of each other)
+                   for mask in range(1, 1 << nl) if sums[mask] == most)
     if not best:
         _unable(s, "no Ravager location he can clear")
         return
