@@ -47,8 +47,9 @@ Illegal actions.  ``raw_env.step`` raises ``blackangel_env.IllegalActionError`` 
 action, the phase and some legal actions) and leaves the game unchanged.  ``env()`` adds the checks of PettingZoo's
 standard wrappers (``Wrapped``): an illegal action ends the game with reward -1 for the offender and 0 for the
 others, ``infos[agent]["illegal_action"]`` is True and a warning (and the wrapper's ``illegal_action_message``)
-says what happened; an action outside the action space fails an
-assertion; calls out of order are reported.  ``raw_env``'s ``step``, ``observe``, ``state``, ``render`` and
+says what happened; an action outside the action space raises ``ActionSpaceError`` (both an ``AssertionError``, as
+PettingZoo's AssertOutOfBoundsWrapper raises, and an ``IllegalActionError``) naming the action and the agent, and
+changes nothing; calls out of order are reported.  ``raw_env``'s ``step``, ``observe``, ``state``, ``render`` and
 ``legal_actions`` before ``reset()`` raise ``RuntimeError``.
 
 Seeding.  ``reset(seed=s)`` starts ``engine.new_game(config, seed=s)``: Ravager draws, dice rolls and Hal's cards
@@ -79,7 +80,12 @@ from .encoding import SeatEncoder, encode_state, observation_high, state_size
 from .outcome import DEFAULT_REWARD_SCALE, REWARD_SCHEMES, check_reward, margins, result_info, terminal_rewards
 from .state import M_ACTOR, M_GAME_OVER, PHASE_NAMES, State
 
-__all__ = ["env", "raw_env", "Wrapped", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE", "terminal_rewards"]
+
+class ActionSpaceError(engine.IllegalActionError, AssertionError):
+    """``env()``'s refusal of an action outside the agent's action space: an ``AssertionError`` as PettingZoo's
+    AssertOutOfBoundsWrapper raises, and an ``IllegalActionError`` (a ``ValueError``) as ``raw_env`` raises."""
+
+__all__ = ["env", "raw_env", "Wrapped", "ActionSpaceError", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE", "terminal_rewards"]
 
 _check_reward = check_reward         # the former name
 
@@ -491,7 +497,10 @@ class Wrapped(BaseWrapper):
             inside = b[1] <= action < b[2]
         else:
             inside = not isinstance(action, (bool, np.bool_)) and space.contains(action)
-        assert (action is None and done) or inside, "action is not in action space"
+        if not ((action is None and done) or inside):
+            what = "None (no action: the agent is done only once terminated or truncated)" if action is None \
+                else repr(action)
+            raise ActionSpaceError(f"action {what} of {agent} is not in its action space {space}; nothing changed")
         if done:
             if self._ended_illegally:
                 raw._was_dead_step(action)
@@ -522,8 +531,9 @@ Wrapped._cumulative_rewards = _forward("_cumulative_rewards", False)
 
 def env(**kwargs) -> AECEnv:
     """``raw_env(**kwargs)`` with the checks of PettingZoo's standard wrappers (``Wrapped``): an illegal action
-    ends the game with -1 for the offender (TerminateIllegalWrapper), an action outside the action space fails an
-    assertion (AssertOutOfBoundsWrapper), and the call order is enforced (OrderEnforcingWrapper)."""
+    ends the game with -1 for the offender (TerminateIllegalWrapper), an action outside the action space raises
+    ``ActionSpaceError``, an AssertionError as AssertOutOfBoundsWrapper's and an ``IllegalActionError``, naming
+    the action and the agent (nothing changes), and the call order is enforced (OrderEnforcingWrapper)."""
     return Wrapped(raw_env(**kwargs), illegal_reward=-1)
 
 

@@ -48,7 +48,9 @@ def test_pyproject_declares_the_training_codes_as_entry_points():
 
 
 def test_an_unregistered_kind_is_loaded_from_its_entry_point(bare_registry, tmp_path):
-    assert "policy:..." in codes.agent_codes()                    # listed before it is loaded
+    listed = codes.agent_codes()                  # this package's kinds listed with their usage, none registered
+    assert "policy:<checkpoint path>" in listed and "pretrained" in listed and "rllib:<checkpoint path>" in listed
+    assert "policy" not in bare_registry and "rllib" not in bare_registry
     assert blackangel_env.agents.parse_agent_code(f"rllib:{tmp_path}") == ("rllib", {"path": str(tmp_path)})
     assert "rllib" in bare_registry and "policy" not in bare_registry      # loaded on demand, one kind
     with pytest.raises(ValueError, match="needs an existing run directory"):

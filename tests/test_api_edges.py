@@ -192,3 +192,14 @@ def test_a_game_record_of_another_version_is_refused(tmp_path, version):
     record["version"] = 1
     path.write_text(json.dumps(record))
     assert load_record(str(path))[1] == 1
+
+
+@pytest.mark.parametrize("seed", [-1, "a", 1.5, True, [1, 2]])
+def test_new_game_refuses_a_bad_seed_naming_it(seed):
+    with pytest.raises(ValueError, match=r"new_game: seed must be a non-negative integer or None"):
+        engine.new_game(num_players=2, seed=seed)
+
+
+def test_new_game_takes_numpy_integer_seeds():
+    a = engine.new_game(num_players=2, seed=np.int64(7))
+    assert a == engine.new_game(num_players=2, seed=7)

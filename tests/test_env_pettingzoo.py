@@ -166,9 +166,15 @@ def test_wrapped_env_illegal_action_terminates_with_penalty_and_message():
         e.step(None)
     assert e.agents == [] and set(seen) == set(e.possible_agents)
     assert seen[agent] == -1 and all(v == 0 for a, v in seen.items() if a != agent)
-    with pytest.raises(AssertionError):
-        e.reset(seed=2)
-        e.step(A.NUM_ACTIONS + 5)
+    e.reset(seed=2)
+    before = e.unwrapped.game_state.copy()
+    for bad in (A.NUM_ACTIONS + 5, -1, 3.5, "x", None):
+        with pytest.raises(AssertionError) as info:         # as PettingZoo's AssertOutOfBoundsWrapper
+            e.step(bad)
+        assert isinstance(info.value, blackangel_env.IllegalActionError)    # and as raw_env's refusals
+        assert repr(bad) in str(info.value) or bad is None
+        assert e.agent_selection in str(info.value) and "action space" in str(info.value)
+    assert e.unwrapped.game_state == before
 
 
 

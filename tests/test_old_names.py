@@ -71,7 +71,7 @@ import blackangel_env.agents as A
 import blackangel_env.agents.arena as arena
 import blackangel_env.training.policies as policies
 import blackangel_env.training.train_ppo as train_ppo
-assert make_agent is A.make_agent and RandomAgent is A.RandomAgent and "policy:..." in AGENT_CODES
+assert make_agent is A.make_agent and RandomAgent is A.RandomAgent and "policy:<checkpoint path>" in AGENT_CODES
 assert play_match is arena.play_match and sys.modules["agents.arena"] is arena and agents.arena is arena
 assert agents.codes is A.codes and sys.modules["agents.codes"] is A.codes
 assert training.policies is policies and sys.modules["training.policies"] is policies

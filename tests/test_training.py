@@ -109,7 +109,7 @@ def test_bad_config_files_are_refused(tmp_path):
     with pytest.raises(ConfigError, match=r"unknown config key 'ppo.gama' \(did you mean 'ppo.gamma'"):
         load_config(bad)
     bad.write_text("run: [1, 2]\n")
-    with pytest.raises(ConfigError, match="unknown config key 'run'"):
+    with pytest.raises(ConfigError, match="config key 'run' is a section"):
         load_config(bad)
     bad.write_text("- a\n- b\n")
     with pytest.raises(ConfigError, match="must hold a mapping"):
@@ -123,6 +123,18 @@ def test_bad_config_files_are_refused(tmp_path):
 
 
 # -- training, resuming, evaluating, loading as an agent ------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_total_between_rollouts_is_said_to_round_up(tmp_path):
+    """PPO trains whole rollouts (ppo.n_steps * vec_env.n_envs = 128 decisions in the tiny recipe): a total of 130
+    trains 256 decisions, and the start message says so."""
+    msgs = []
+    out = train_ppo.train(TINY, [f"run.dir={tmp_path / 'r'}", "run.total_timesteps=130", "eval.freq=0",
+                                 "logging.progress_bar=false"], progress=msgs.append)
+    assert out["num_timesteps"] == 256
+    assert any("in whole rollouts of ppo.n_steps * vec_env.n_envs = 128 decisions: it stops at 256" in m
+               for m in msgs), msgs
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", ["mlp", "entity"])

@@ -12,6 +12,8 @@ from blackangel_env.training.config import ConfigError, read_yaml
     (None, "is a folder"),
     (b"\xff\xfe run:", "not UTF-8"),
     (b"run: [", "not valid YAML"),
+    (b"", "is empty"),                       # an empty file would train on every default for an hour
+    (b"# only a comment\n", "is empty"),
 ])
 def test_read_yaml_refuses_with_one_line(tmp_path, content, words):
     path = tmp_path
@@ -21,3 +23,19 @@ def test_read_yaml_refuses_with_one_line(tmp_path, content, words):
     with pytest.raises(ConfigError) as e:
         read_yaml(path)
     assert words in str(e.value) and "\n" not in str(e.value)
+    assert "<unicode string>" not in str(e.value)
+
+
+def test_yaml_error_names_the_file(tmp_path):
+    path = tmp_path / "recipe.yaml"
+    path.write_text("run:\n  total_timesteps: [\n")
+    with pytest.raises(ConfigError, match=r'in "[^"]*recipe\.yaml", line'):
+        read_yaml(path)
+
+
+def test_a_section_given_a_value_is_named_as_a_section(tmp_path):
+    from blackangel_env.training.config import load_config
+    path = tmp_path / "c.yaml"
+    path.write_text("ppo: 5\n")
+    with pytest.raises(ConfigError, match="'ppo' is a section: it holds keys"):
+        load_config(path)

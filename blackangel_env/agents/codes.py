@@ -89,7 +89,19 @@ def agent_code(kind: str) -> AgentCode | None:
 def agent_codes() -> tuple[str, ...]:
     """The usage line of every known kind: the registered ones, then those only declared as entry points."""
     usages = [spec.usage for spec in _REGISTRY.values()]
-    usages += [f"{ep.name}:..." for ep in _entry_points() if ep.name.lower() not in _REGISTRY]
+    seen = set(_REGISTRY)
+    for ep in _entry_points():
+        name = ep.name.lower()
+        if name in seen:
+            continue
+        seen.add(name)
+        spec = None
+        if ep.value.startswith("blackangel_env."):      # this package's own kinds: a light module, read for the
+            try:                                        # kind's usage line (no agent is built)
+                spec = ep.load()
+            except Exception:                           # noqa: BLE001 - the name alone then
+                spec = None
+        usages.append(spec.usage if isinstance(spec, AgentCode) else f"{ep.name}:...")
     return tuple(usages)
 
 

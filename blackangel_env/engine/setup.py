@@ -37,7 +37,8 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     """Set up a game (rulebook SETUP; 2-PLAYER GAME; VARIANT - PLAYING SOLITAIRE).
 
     ``config`` may be omitted and options given as keywords (``num_players=3, advanced=True``).  ``seed``
-    seeds the state's own generator; (config, seed, actions) replays a game exactly.  ``components`` is loaded
+    (a non-negative integer, or None for fresh entropy; anything else raises ValueError) seeds the state's own
+    generator; (config, seed, actions) replays a game exactly.  ``components`` is loaded
     component data, or the path of a component file (as ``GameConfig.components``: the path is recorded in the
     state's config, so a saved game loads with the same file).
     """
@@ -54,6 +55,9 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     elif components is not None and not isinstance(components, Components):
         raise ConfigError(f"components must be a component file path or loaded Components, got "
                           f"{type(components).__name__}")
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ValueError(f"new_game: seed must be a non-negative integer or None, got {seed!r}")
     comp = components or (load_components(config.components) if config.components else default_components())
     n = config.num_players
     solo = n == 1

@@ -310,6 +310,10 @@ def _coerce(key: str, spec: Key, v: Any) -> Any:
 
 def _unknown(key: str, schema: Mapping[str, Key]) -> ConfigError:
     import difflib
+    inside = sorted(k for k in schema if k.startswith(key + "."))
+    if inside:                                  # a section given a value: "ppo: 5"
+        return ConfigError(f"config key {key!r} is a section: it holds keys ({', '.join(inside[:3])}"
+                           f"{', ...' if len(inside) > 3 else ''}), not a value")
     close = difflib.get_close_matches(key, list(schema), n=3)
     hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
     sections = sorted({k.split(".")[0] for k in schema})
@@ -366,13 +370,15 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        with path.open(encoding="utf-8") as f:        # a stream: YAML's errors name the file
+            data = yaml.safe_load(f)
     except UnicodeDecodeError:
         raise ConfigError(f"config file {str(path)!r} is not UTF-8 text") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"config file {str(path)!r} is not valid YAML: {' '.join(str(e).split())}") from None
-    if data is None:
-        data = {}
+    if data is None:                                   # an empty file would silently train on every default
+        raise ConfigError(f"config file {str(path)!r} is empty: give a recipe (configs/train/*.yaml), or leave "
+                          "out --config to train on the defaults")
     if not isinstance(data, Mapping):
         raise ConfigError(f"config file {str(path)!r} must hold a mapping of sections, got {type(data).__name__}")
     return flatten(data)

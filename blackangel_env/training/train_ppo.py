@@ -285,8 +285,12 @@ class Trainer:
                 raise KeyboardInterrupt
 
             old = signal.signal(signal.SIGTERM, _sigterm)
+            rollout = cfg["ppo.n_steps"] * cfg["vec_env.n_envs"]
+            end = start_step + -(-remaining // rollout) * rollout        # PPO trains whole rollouts
+            rounded = "" if end == cfg["run.total_timesteps"] else (
+                f" (in whole rollouts of ppo.n_steps * vec_env.n_envs = {rollout} decisions: it stops at {end})")
             progress(f"{self.run_dir}: {'resuming at' if self.resume_from else 'starting at'} step {start_step}, "
-                     f"training to {cfg['run.total_timesteps']} ({cfg['policy.type']} policy, "
+                     f"training to {cfg['run.total_timesteps']}{rounded} ({cfg['policy.type']} policy, "
                      f"{cfg['vec_env.n_envs']} {cfg['vec_env.type']} envs, logs: csv"
                      f"{' + tensorboard' if use_tb else ''} in {log_dir})")
             try:
