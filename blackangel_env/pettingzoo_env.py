@@ -85,7 +85,9 @@ class ActionSpaceError(engine.IllegalActionError, AssertionError):
     """``env()``'s refusal of an action outside the agent's action space: an ``AssertionError`` as PettingZoo's
     AssertOutOfBoundsWrapper raises, and an ``IllegalActionError`` (a ``ValueError``) as ``raw_env`` raises."""
 
-__all__ = ["env", "raw_env", "Wrapped", "ActionSpaceError", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE", "terminal_rewards"]
+
+__all__ = ["env", "raw_env", "Wrapped", "ActionSpaceError", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE",
+           "terminal_rewards"]
 
 _check_reward = check_reward         # the former name
 
@@ -498,8 +500,8 @@ class Wrapped(BaseWrapper):
         else:
             inside = not isinstance(action, (bool, np.bool_)) and space.contains(action)
         if not ((action is None and done) or inside):
-            what = "None (no action: the agent is done only once terminated or truncated)" if action is None \
-                else repr(action)
+            what = ("None (None is the action of an agent that is terminated or truncated)" if action is None
+                    else repr(action))
             raise ActionSpaceError(f"action {what} of {agent} is not in its action space {space}; nothing changed")
         if done:
             if self._ended_illegally:

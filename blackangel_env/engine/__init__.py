@@ -19,7 +19,8 @@ Phases are small integers (``state.PH_*``); the decision in progress lives in th
 ``state.m[M_*]``, so a state is fully described by its buffer and generator.  Handlers are plain functions that
 read and write the numpy views.  The modules, bottom layer first (each imports only modules listed before it;
 ``docs/engine.md`` describes them): ``ship_moves`` (where a ship can end its move: compiled by the build,
-``blackangel_env._compiled``), ``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
+``blackangel_env._compiled``), ``kernels`` (typed loops for the board's scroll and the dice a reroll takes),
+``core`` (seats, log, VP with a cause, goods), ``decks``, ``dice``, ``space``,
 ``phases`` (the phase table and the entry points); the action families' predicates, "can this start, with this
 die" (``predicates``: compiled with C types); the end of the game and scoring (``end``), ``ravagers``, ``missions``, ``black_angel``, ``hal``; die uses (``die_uses``) and the A1 guard (``guard``); the
 turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tiles``, ``command``, ``discover``,
