@@ -98,6 +98,16 @@ def test_take_supply_dice_takes_an_undamaged_die_first(n):
     assert checked > 10
 
 
+def test_more_robots_than_dice_roll_the_dice_there_are():
+    """Sequence B.1: "it is possible that the number of available dice of a color is less than the number of robots
+    you have in the workstation of this color; in this case, you simply roll fewer dice"."""
+    s = engine.new_game(num_players=1, seed=5)
+    supply = [d for d in range(6) if s.die_owner[d] == DIE_SUPPLY]
+    taken, _ = kernels.take_supply_dice(s, [(0, 0, 8)])            # 8 robots in the orange workstation
+    assert sorted(taken) == supply and all(s.die_owner[d] == 0 for d in supply)
+    assert kernels.take_supply_dice(s, [(0, 0, 3)]) == ([], [])    # none left
+
+
 def test_bad_arguments_are_refused_and_change_nothing():
     s = engine.new_game(num_players=2, seed=3)
     before = s.buf.copy()
@@ -105,7 +115,7 @@ def test_bad_arguments_are_refused_and_change_nothing():
     for n_strips in (0, 8, -1):
         with pytest.raises(ValueError, match="strips"):
             kernels.scroll_board(s, n_strips, lay)
-    for bad in ((0, 3, 1), (5, 0, 1), (-1, 0, 1), (0, 0, 7)):
+    for bad in ((0, 3, 1), (5, 0, 1), (-1, 0, 1), (0, 0, -1)):
         with pytest.raises(ValueError, match="seat"):
             kernels.take_supply_dice(s, [(0, 0, 1), bad])          # the good entry before it is not taken either
     assert np.array_equal(s.buf, before)

@@ -83,6 +83,25 @@ def test_one_die_per_workstation_robot_limited_by_availability():
     checked(s)
 
 
+def test_more_robots_in_a_workstation_than_dice_of_its_colour():
+    """EN B.1: "It is possible that the number of available dice of a color is less than the number of robots you
+    have in the workstation of this color; in this case, you simply roll fewer dice than the number of robots."
+    Eight gray robots (all of a player's robots can end up in one workstation), other players hold 2 gray dice."""
+    s = _position()
+    extra = 8 - int(s.robots_ws[0].sum())             # the robots moved into the workstations, supply first
+    from_supply = min(extra, int(s.robots_supply[0]))
+    s.robots_supply[0] -= from_supply
+    s.robots_break[0] -= extra - from_supply
+    s.robots_ws[0] = [0, 8, 0]
+    checked(s)
+    give_die(s, 1, GRAY, 1)
+    give_die(s, 2, GRAY, 2)
+    s.res[0] = 0
+    _b(s)
+    assert len(_owned(s, 0, GRAY)) == 4 and len(_owned(s, 0, ORANGE)) == 0 and len(_owned(s, 0, GREEN)) == 0
+    checked(s)
+
+
 def test_valentin_example_damaged_die_and_reservation():
     """EN B.1 example (Valentin): a gray star costs nothing; robots give 1 orange, 2 gray, 1 green die; the
     only orange die available is damaged: -1 VP and its cube returns to the supply (R-B1); he reserves one

@@ -138,15 +138,16 @@ def _scroll(buf: cython.short[:], L: _Layout, n_strips: cython.Py_ssize_t, lay: 
 
 def take_supply_dice(s: State, wanted) -> tuple[list, list]:
     """For each (seat, colour, count) of ``wanted`` in order, ``count`` dice of that colour from the supply to
-    the seat's compartment while the supply has one: an undamaged die first, else a damaged one, which loses its
+    the seat's compartment while the supply has one (a workstation may hold more robots than there are dice: the
+    player rolls fewer, rulebook B.1): an undamaged die first, else a damaged one, which loses its
     cube.  Each die taken is unreserved (its value is the caller's to roll).  Returns the dice taken, in order,
     and the (seat, colour) of each damaged die taken, in order."""
     L: _Layout = _layout(s)
     wanted = list(wanted)
     for seat, colour, count in wanted:                   # all checked before any die moves
-        if not (0 <= seat < MAX_SEATS and 0 <= colour < 3 and 0 <= count <= 6):
+        if not (0 <= seat < MAX_SEATS and 0 <= colour < 3 and count >= 0):
             raise ValueError(f"take_supply_dice: (seat, colour, count) {(seat, colour, count)!r} is not a seat "
-                             f"0-{MAX_SEATS - 1}, a colour 0-2 and a count 0-6")
+                             f"0-{MAX_SEATS - 1}, a colour 0-2 and a count >= 0")
     taken: list = []
     damaged: list = []
     for seat, colour, count in wanted:
