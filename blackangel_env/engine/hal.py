@@ -23,7 +23,6 @@ computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H
 
 from __future__ import annotations
 
-
 from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, HAL_CLOCKWISE,
     HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,

@@ -377,8 +377,8 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     except yaml.YAMLError as e:
         raise ConfigError(f"config file {str(path)!r} is not valid YAML: {' '.join(str(e).split())}") from None
     if data is None:                                   # an empty file would silently train on every default
-        raise ConfigError(f"config file {str(path)!r} is empty: give a recipe (configs/train/*.yaml), or leave "
-                          "out --config to train on the defaults")
+        raise ConfigError(f"config file {str(path)!r} is empty: give a recipe (configs/train/*.yaml; "
+                          "configs/train/ppo_solo.yaml lists every key with its default)")
     if not isinstance(data, Mapping):
         raise ConfigError(f"config file {str(path)!r} must hold a mapping of sections, got {type(data).__name__}")
     return flatten(data)
