@@ -568,3 +568,19 @@ def ravager_id(s: State, action: int, effect: int) -> int:
         if s.comp.ravager_action[r] == action and s.comp.ravager_effect[r] == effect:
             return r
     raise AssertionError(f"no Ravager card for action {action + 1} with effect {effect}")
+
+
+def random_positions(n: int, advanced: bool, seed: int, every: int = 1) -> list[State]:
+    """Copies of the positions of one random game (every ``every``-th decision, and the final one)."""
+    rng = np.random.default_rng(seed)
+    s = engine.new_game(num_players=n, advanced=advanced, seed=seed)
+    out = []
+    k = 0
+    while not s.terminal:
+        if k % every == 0:
+            out.append(s.copy())
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.random() * len(legal))])
+        k += 1
+    out.append(s)
+    return out

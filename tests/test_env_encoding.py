@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import game  # noqa: F401  (puts the checkout on sys.path when the package is not installed)
+from helpers import game, random_positions  # noqa: F401  (helpers puts the checkout on sys.path)
 
 from blackangel_env import engine
 from blackangel_env.constants import N_MISSIONS
@@ -21,22 +21,6 @@ from blackangel_env.state import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def random_positions(n: int, advanced: bool, seed: int, every: int = 1) -> list[State]:
-    """Copies of the positions of one random game (every ``every``-th decision, and the final one)."""
-    rng = np.random.default_rng(seed)
-    s = engine.new_game(num_players=n, advanced=advanced, seed=seed)
-    out = []
-    k = 0
-    while not s.terminal:
-        if k % every == 0:
-            out.append(s.copy())
-        legal = engine.legal_actions(s)
-        engine.apply(s, legal[int(rng.random() * len(legal))])
-        k += 1
-    out.append(s)
-    return out
 
 
 # --- layout ----------------------------------------------------------------------------------------------------

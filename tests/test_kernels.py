@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import game  # noqa: F401  (puts the checkout on sys.path when the package is not installed)
+from helpers import random_positions  # (helpers puts the checkout on sys.path)
 
 from blackangel_env import engine
 from blackangel_env.engine import kernels
@@ -18,19 +18,8 @@ from blackangel_env.engine.space import _strip_hexes
 from blackangel_env.state import DIE_SUPPLY, M_N_STRIPS, MC_SPACE
 
 
-def _positions(n, advanced, games=3, every=5):
-    rng = np.random.default_rng(n)
-    out = []
-    for g in range(games):
-        s = engine.new_game(num_players=n, advanced=advanced, seed=900 + 10 * n + g)
-        k = 0
-        while not s.terminal:
-            if k % every == 0:
-                out.append(s.copy())
-            legal = engine.legal_actions(s)
-            engine.apply(s, legal[int(rng.random() * len(legal))])
-            k += 1
-    return out
+def _positions(n, advanced):
+    return [s for g in range(3) for s in random_positions(n, advanced, 900 + 10 * n + g, every=5)]
 
 
 def _scroll_reference(s, n_strips, lay):
