@@ -370,8 +370,10 @@ def test_ctrl_c_twice_leaves_without_saving(monkeypatch, capsys):
 def test_ctrl_c_in_play_with_save_is_a_clean_exit(tmp_path):
     """A real SIGINT while ``play`` waits for input: exit code 130, no traceback, the record saved."""
     save = tmp_path / "g.json"
+    # SIGINT as a terminal's Ctrl-C delivers it, even where the test runner was started with SIGINT ignored
     p = subprocess.Popen(CMD + ["play", "--seed", "3", "--save", str(save)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out = b""
     deadline = time.monotonic() + 120
     while b"player_0> " not in out and time.monotonic() < deadline:
@@ -380,7 +382,9 @@ def test_ctrl_c_in_play_with_save_is_a_clean_exit(tmp_path):
             break
         out += chunk
     assert b"player_0> " in out
+    time.sleep(0.5)          # the prompt is written just before the read: signal the read, not the moment before it
     p.send_signal(signal.SIGINT)
+    p.wait(timeout=60)       # stdin stays open: an end of input must not stand in for the Ctrl-C
     rest, err = p.communicate(timeout=60)
     assert p.returncode == 130
     assert b"Traceback" not in err
