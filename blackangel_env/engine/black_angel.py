@@ -58,9 +58,7 @@ def advance_black_angel(s: State) -> None:
                 _ship_to_supply(s, h, q)
     # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
-    first = s.buf.item(s._fields["strip_id"][1])
-    face = s.buf.item(s._fields["strip_face"][1])
-    scroll_board(s, n_strips, _strip_hexes(s.comp)[first, 1 - face])
+    scroll_board(s, n_strips, _strip_hexes(s.comp)[s.strip_id.item(0), 1 - s.strip_face.item(0)])
     if m.item(M_SPES_POS) >= 0:
         m[M_SPES_POS] -= 1
         h = m.item(M_SPES_POS) * 5 + 2
