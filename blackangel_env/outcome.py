@@ -86,7 +86,7 @@ def terminal_rewards(s: State, reward: str, scale: float) -> list[float]:
 def result_info(s: State) -> dict[str, Any]:
     """The result keys of ``info`` for the state ``s`` (module docstring), new arrays each call."""
     n = s.num_players
-    over = bool(s.m.item(M_GAME_OVER))
+    over = bool(s.mv[M_GAME_OVER])
     won = np.zeros(n, dtype=np.int8)
     if over:
         won[engine.winners(s)] = 1
@@ -100,7 +100,7 @@ def result_info(s: State) -> dict[str, Any]:
 
 def hal_score(s: State) -> int:
     """``info["hal_score"]``: Hal's VP in the solo game, ``NO_HAL`` in games without him."""
-    return s.vp.item(BOT) if s.m.item(M_SOLO) else NO_HAL
+    return s.vp.item(BOT) if s.mv[M_SOLO] else NO_HAL
 
 
 def write_result_info(s: State, i: int, batch: dict[str, np.ndarray]) -> None:
@@ -110,7 +110,7 @@ def write_result_info(s: State, i: int, batch: dict[str, np.ndarray]) -> None:
     n = s.num_players
     batch["scores"][i] = s.vp[:n]
     batch["hal_score"][i] = hal_score(s)
-    over = bool(s.m.item(M_GAME_OVER))
+    over = bool(s.mv[M_GAME_OVER])
     batch["game_over"][i] = over
     if over:
         batch["winners"][i, engine.winners(s)] = 1

@@ -252,6 +252,21 @@ class _View:
         return v
 
 
+class _Memory:
+    """``State.mv``: the state's buffer as a Python ``memoryview`` (int16), made on first read and kept in the
+    state's ``__dict__``.  The engine reads and writes its scalar registers through it (``s.mv[M_PHASE]``:
+    ``m`` lies at the start of the buffer): a Python int in and out, a few times cheaper than a numpy
+    ``item()`` or item assignment."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__["mv"] = memoryview(obj.buf)
+        return v
+
+
 _legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
 
 
@@ -273,6 +288,7 @@ class State:
     log = None
     _legal_key = None
     _legal = None
+    mv = _Memory()
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -362,13 +378,13 @@ class State:
         # would come back as arrays of their own, apart from the buffer: neither is carried (the views are made
         # again on first use)
         fields = self._fields
-        d = {k: v for k, v in self.__dict__.items() if k not in fields}
+        d = {k: v for k, v in self.__dict__.items() if k not in fields and k != "mv"}
         d["_rng_reader"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
         fields = d.get("_fields", ())                  # views pickled by an older version are dropped too
-        self.__dict__.update({k: v for k, v in d.items() if k not in fields})
+        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k != "mv"})
         self.__dict__.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:
@@ -383,21 +399,21 @@ class State:
     # (``.item``: a Python int at half the cost of ``int(m[i])``)
     @property
     def phase(self) -> int:
-        return self.m.item(M_PHASE)
+        return self.mv[M_PHASE]
 
     @property
     def actor(self) -> int:
         """The seat that must take the next decision (-1 when the game is over)."""
-        m = self.m
-        return -1 if m.item(M_GAME_OVER) else m.item(M_ACTOR)
+        m = self.mv
+        return -1 if m[M_GAME_OVER] else m[M_ACTOR]
 
     @property
     def num_players(self) -> int:
-        return self.m.item(M_N_PLAYERS)
+        return self.mv[M_N_PLAYERS]
 
     @property
     def terminal(self) -> bool:
-        return self.m.item(M_GAME_OVER) != 0
+        return self.mv[M_GAME_OVER] != 0
 
     # -- saving -------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -485,6 +501,8 @@ class State:
         return cls.from_dict(d)
 
 
+if layout(1)[0][0] != "m" or layout(1)[0][2] != 0:    # State.mv[M_*] reads the registers at the buffer's start
+    raise RuntimeError("the registers m must open the state's buffer")
 for _name, _shape, _off in layout(1):           # the field names are the same for every display length
     if hasattr(State, _name):
         raise RuntimeError(f"state field {_name!r} would hide an attribute of State")

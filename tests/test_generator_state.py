@@ -125,3 +125,25 @@ def test_pickled_and_deep_copied_states_play_on_their_own_buffer():
             engine.apply(t, a)
             assert np.array_equal(t.buf, c.buf)
         assert t == c
+
+
+def test_the_register_memoryview_is_the_states_own_buffer():
+    """``State.mv`` (the buffer as a memoryview, through which the engine reads and writes the registers ``m``) is
+    made from the state's own buffer: writes through it are the named views' values and the other way round, a
+    copy gets one of its own, and neither pickling nor a deep copy carries it."""
+    s = _mid_game(seed=7, steps=20)
+    assert s.mv.obj is s.buf and s.mv.format == "h" and len(s.mv) == s.buf.size
+    for k in range(s.m.size):
+        assert s.mv[k] == s.m.item(k)
+    old = s.m.item(state_module.M_DECISIONS)
+    s.mv[state_module.M_DECISIONS] = old + 1
+    assert s.m.item(state_module.M_DECISIONS) == old + 1
+    s.m[state_module.M_DECISIONS] = old
+    assert s.mv[state_module.M_DECISIONS] == old
+    c = s.copy()
+    assert c.mv.obj is c.buf
+    c.mv[state_module.M_DECISIONS] = old + 5
+    assert s.mv[state_module.M_DECISIONS] == old
+    for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert "mv" not in t.__dict__
+        assert t.mv.obj is t.buf and t.mv.tolist() == s.mv.tolist()

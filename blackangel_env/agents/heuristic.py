@@ -117,7 +117,7 @@ def _completion_choice(s: State, legal: list[int]) -> int:
         for a in legal:
             t = s.copy()
             engine.apply_unchecked(t, a)
-            if not t.terminal and t.actor == p and t.m[M_TURNS] == s.m[M_TURNS]:
+            if not t.terminal and t.actor == p and t.mv[M_TURNS] == s.mv[M_TURNS]:
                 nxt = engine.legal_actions(t)
                 _, vals = best_actions(t, nxt, p, lambda u, q: plan_value(u, q, before))
                 v = max(vals)
@@ -184,7 +184,7 @@ def complete_turn(s: State, turn: int) -> None:
     legal action before the end is a rules-engine bug (one was found this way: R-A16) and raises
     ``RuntimeError``."""
     for _ in range(MAX_COMPLETION_STEPS):
-        if s.terminal or s.m[M_TURNS] != turn:
+        if s.terminal or s.mv[M_TURNS] != turn:
             return
         legal = engine.legal_actions(s)
         if not legal:
@@ -207,7 +207,7 @@ class HeuristicAgent(SearchAgent):
         p = s.actor
         ph = s.phase
         s = self._world(s, p)                    # plan in a sampled world: never on the hidden information
-        if ph == PH_B_RESERVE and p == int(s.m[M_TURN_PLAYER]):
+        if ph == PH_B_RESERVE and p == int(s.mv[M_TURN_PLAYER]):
             return self._planned(s, p, legal)
         if ph in (PH_B_RESERVE, PH_SETUP_RESERVE):
             return self._reserve(s, p, legal)
@@ -217,7 +217,7 @@ class HeuristicAgent(SearchAgent):
                 return a
         if ph == PH_TURN and A.SEQUENCE_B in legal and not np.any(s.die_owner == p):
             return A.SEQUENCE_B
-        if ph in PLANNED_PHASES and p == int(s.m[M_TURN_PLAYER]):
+        if ph in PLANNED_PHASES and p == int(s.mv[M_TURN_PLAYER]):
             return self._planned(s, p, legal)
         best, _ = best_actions(s, legal, p, evaluate)
         return self._pick(best)
@@ -238,7 +238,7 @@ class HeuristicAgent(SearchAgent):
         complete_turn(t, turn)
 
     def _planned(self, s: State, p: int, legal: list[int]) -> int:
-        turn = int(s.m[M_TURNS])
+        turn = int(s.mv[M_TURNS])
         before = placed_and_tiles(s, p)
         cands = candidates(s, p, legal)
         if len(cands) == 1:

@@ -69,7 +69,7 @@ class TurnSearchAgent(HeuristicAgent):
         for _ in range(self.depth):
             if t.terminal:
                 break
-            complete_turn(t, int(t.m[M_TURNS]))
+            complete_turn(t, int(t.mv[M_TURNS]))
 
     def _candidate_value(self, world: State, a: int, p: int, turn: int, before: tuple[int, int]) -> float:
         # Quantized: the value subtracts Hal's VP, whose starting level (his difficulty) would otherwise move the

@@ -22,22 +22,22 @@ def _legal_keep(s: State) -> list[int]:
 
 
 def _legal_hand_limit(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     return [A.DISCARD_MISSION + c for c in _hand_missions(s, p)]
 
 
 def _a3(s: State) -> None:
     """Draw a card of the die's (original) colour, return the die to its supply; hand limit 6."""
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     m[M_ACTOR] = p
-    d = m.item(M_DIE)
+    d = m[M_DIE]
     s.die_owner[d] = DIE_SUPPLY
     s.die_reserved[d] = 0
     s.die_value[d] = 0
-    c = m.item(M_DIE_COLOUR0)
+    c = m[M_DIE_COLOUR0]
     m[M_DIE] = -1
-    if m.item(M_ADVANCED):
+    if m[M_ADVANCED]:
         _draw_two(s, p, c, PH_HAND_LIMIT)
         return
     card = _draw_mission(s, c)
@@ -50,7 +50,7 @@ def _a3(s: State) -> None:
 
 def _draw_two(s: State, p: int, c: int, ret: int) -> None:
     """ADVANCED RULES: draw two cards of the colour, keep one, discard the other."""
-    m = s.m
+    m = s.mv
     cards = []
     for _ in range(2):
         card = _draw_mission(s, c)
@@ -69,8 +69,8 @@ def _draw_two(s: State, p: int, c: int, ret: int) -> None:
 
 
 def _do_keep(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     keep = a - A.KEEP_MISSION
     for c in s.drawn.tolist():
         if c == keep:
@@ -84,18 +84,18 @@ def _do_keep(s: State, a: int) -> None:
 
 
 def _after_keep(s: State) -> None:
-    if s.m.item(M_KEEP_RETURN) == PH_TILE_DRAW:
-        s.m[M_KEEP_RETURN] = -1
+    if s.mv[M_KEEP_RETURN] == PH_TILE_DRAW:
+        s.mv[M_KEEP_RETURN] = -1
         _RESUME[PH_TILE_DRAW](s)           # tiles._finish_tile
     else:
-        s.m[M_KEEP_RETURN] = -1
+        s.mv[M_KEEP_RETURN] = -1
         _hand_limit(s)
 
 
 def _hand_limit(s: State) -> None:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     if _hand_total(s, p) > s.comp.hand_limit:
-        s.m[M_PHASE] = PH_HAND_LIMIT
+        s.mv[M_PHASE] = PH_HAND_LIMIT
         return
     _end_turn(s)
 
@@ -104,7 +104,7 @@ def _do_hand_limit(s: State, a: int) -> None:
     card = a - A.DISCARD_MISSION
     _discard_mission(s, card)
     if s.log is not None:
-        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (hand limit)")
+        _log(s, f"{seat_name(s, s.mv[M_TURN_PLAYER])} discards Mission card {card} (hand limit)")
     _hand_limit(s)
 
 

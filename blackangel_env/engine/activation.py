@@ -24,19 +24,19 @@ from .a3 import _a3
 
 
 def _legal_mission(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    card = m.item(M_MISSION)
-    out = [A.DONE] if m.item(M_DONE) > 0 else []
-    if m.item(M_DONE) < m.item(M_VALUE) and _can_pay(s, p, s.comp.mission_cost[card]):
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    card = m[M_MISSION]
+    out = [A.DONE] if m[M_DONE] > 0 else []
+    if m[M_DONE] < m[M_VALUE] and _can_pay(s, p, s.comp.mission_cost[card]):
         out.append(A.ACTIVATE)
     return out
 
 
 def _legal_pay(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_PAY_SEAT)
-    if m.item(M_PAY_TECH) > 0:
+    m = s.mv
+    p = m[M_PAY_SEAT]
+    if m[M_PAY_TECH] > 0:
         out = [A.SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
         if np.any(s.tile_where[:ADV_TILE0] == TL_EJECTED + p):
             out.append(A.SPEND_EJECTED_TECH)
@@ -45,23 +45,23 @@ def _legal_pay(s: State) -> list[int]:
 
 
 def _legal_owner(s: State) -> list[int]:
-    p = s.m.item(M_OWNER)
-    card = s.m.item(M_MISSION)
+    p = s.mv[M_OWNER]
+    card = s.mv[M_MISSION]
     if _can_pay(s, p, s.comp.mission_cost[card]):
         return [A.DONE, A.ACTIVATE]
     return [A.DONE]
 
 
 def _start_mission(s: State, p: int, card: int) -> None:
-    m = s.m
+    m = s.mv
     m[M_MISSION] = card
     m[M_ACTION] = -1
-    m[M_VALUE] = m.item(M_DIE_VALUE)
+    m[M_VALUE] = m[M_DIE_VALUE]
     m[M_DONE] = 0
     m[M_PHASE] = PH_MISSION
     if s.log is not None:
-        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m.item(M_DIE_COLOUR)]} "
-                f"{m.item(M_DIE_VALUE)}")
+        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m[M_DIE_COLOUR]]} "
+                f"{m[M_DIE_VALUE]}")
 
 
 def _activate(s: State, p: int, card: int, ret: int) -> None:
@@ -81,7 +81,7 @@ def _activate(s: State, p: int, card: int, ret: int) -> None:
         r = _lowest_hand_ravager(s, p)
         s.rav_where[r] = RV_DISCARD
         s.hand_rav[p] -= 1
-    m = s.m
+    m = s.mv
     m[M_PAY_TECH] = cost[G_TECH]
     m[M_PAY_MISSION] = cost[G_MISSION]
     m[M_PAY_SEAT] = p
@@ -94,13 +94,13 @@ def _activate(s: State, p: int, card: int, ret: int) -> None:
 
 
 def _activation_gain(s: State) -> None:
-    m = s.m
-    p = m.item(M_PAY_SEAT)
-    card = m.item(M_MISSION)
+    m = s.mv
+    p = m[M_PAY_SEAT]
+    card = m[M_MISSION]
     gain_goods(s, p, s.comp.mission_gain[card], SRC_ACTIVATION, f"activation of Mission card {card}")
-    if m.item(M_PAY_RETURN) == PH_MISSION:
+    if m[M_PAY_RETURN] == PH_MISSION:
         m[M_DONE] += 1
-        if m.item(M_DONE) >= m.item(M_VALUE) or not _can_pay(s, m.item(M_TURN_PLAYER), s.comp.mission_cost[card]):
+        if m[M_DONE] >= m[M_VALUE] or not _can_pay(s, m[M_TURN_PLAYER], s.comp.mission_cost[card]):
             _finish_mission(s)
         else:
             m[M_PHASE] = PH_MISSION
@@ -109,17 +109,17 @@ def _activation_gain(s: State) -> None:
 
 
 def _do_mission(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _finish_mission(s)
         return
-    _activate(s, p, m.item(M_MISSION), PH_MISSION)
+    _activate(s, p, m[M_MISSION], PH_MISSION)
 
 
 def _do_pay(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_PAY_SEAT)
+    m = s.mv
+    p = m[M_PAY_SEAT]
     if A.SPEND_TECH <= a < A.SPEND_TECH + 9:
         cell = a - A.SPEND_TECH
         t = s.grid.item(p, cell)
@@ -134,7 +134,7 @@ def _do_pay(s: State, a: int) -> None:
         card = a - A.SPEND_MISSION
         _discard_mission(s, card)
         m[M_PAY_MISSION] -= 1
-    if m.item(M_PAY_TECH) == 0 and m.item(M_PAY_MISSION) == 0:
+    if m[M_PAY_TECH] == 0 and m[M_PAY_MISSION] == 0:
         _activation_gain(s)
 
 
@@ -151,13 +151,13 @@ def _spend_tile(s: State, p: int, t: int) -> None:
 def _finish_mission(s: State) -> None:
     """After the activations: the owner's one free activation if the card is someone else's (rulebook,
     PERFORMING AN ACTION IN AN ALIEN TERRITORY, IMPORTANT)."""
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    card = m.item(M_MISSION)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    card = m[M_MISSION]
     owner = s.mc_owner.item(card)
     if owner != p:
         if owner == BOT:
-            if m.item(M_SOLO):
+            if m[M_SOLO]:
                 hal_free_activation(s, card)
         else:
             m[M_OWNER] = owner
@@ -168,18 +168,18 @@ def _finish_mission(s: State) -> None:
 
 
 def _do_owner(s: State, a: int) -> None:
-    m = s.m
-    owner = m.item(M_OWNER)
+    m = s.mv
+    owner = m[M_OWNER]
     if a == A.DONE:
         _after_owner(s)
         return
-    _activate(s, owner, m.item(M_MISSION), PH_OWNER)
+    _activate(s, owner, m[M_MISSION], PH_OWNER)
 
 
 def _after_owner(s: State) -> None:
-    m = s.m
+    m = s.mv
     m[M_OWNER] = -1
-    m[M_ACTOR] = m.item(M_TURN_PLAYER)
+    m[M_ACTOR] = m[M_TURN_PLAYER]
     _a3(s)
 
 

@@ -22,8 +22,8 @@ from .end import _trigger_end
 
 def advance_black_angel(s: State) -> None:
     """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
-    m = s.m
-    n_strips = m.item(M_N_STRIPS)
+    m = s.mv
+    n_strips = m[M_N_STRIPS]
     ba = black_angel_hex(n_strips)
     if s.hex_terrain.item(ba) == T_ASTEROID:
         for q in _ships_on(s, ba):            # ships left behind on the asteroid field are destroyed
@@ -59,13 +59,13 @@ def advance_black_angel(s: State) -> None:
     # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
     scroll_board(s, n_strips, _strip_hexes(s.comp)[s.strip_id.item(0), 1 - s.strip_face.item(0)])
-    if m.item(M_SPES_POS) >= 0:
+    if m[M_SPES_POS] >= 0:
         m[M_SPES_POS] -= 1
-        h = m.item(M_SPES_POS) * 5 + 2
+        h = m[M_SPES_POS] * 5 + 2
         s.hex_terrain[h] = T_SPES
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
-    if m.item(M_SPES_TOKEN_POS) == 0:
+    if m[M_SPES_TOKEN_POS] == 0:
         m[M_SPES_TOKEN_POS] = -1
         m[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
         h = last * 5 + 2
@@ -73,7 +73,7 @@ def advance_black_angel(s: State) -> None:
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
         _log(s, "Planet Spes is in sight")
-    elif m.item(M_SPES_TOKEN_POS) > 0:
+    elif m[M_SPES_TOKEN_POS] > 0:
         m[M_SPES_TOKEN_POS] -= 1
     if reached:
         m[M_SPES_REACHED] = 1

@@ -25,32 +25,32 @@ from .repair import _legal_repair
 
 
 def _legal_action_boost(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
-    a = s.m.item(M_ACTION)
+    p = s.mv[M_TURN_PLAYER]
+    a = s.mv[M_ACTION]
     return [A.DONE] + [A.USE_BOOST + cell for cell in _boost_cells(s, p, BE_VP_ON_ACTION)
                        if s.comp.tile_boost_arg[s.grid.item(p, cell)] == a]
 
 
 def _legal_ravager_discard(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    a = m.item(M_ACTION)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    a = m[M_ACTION]
     cards = _hand_missions(s, p)
-    ev = _effective(s, a, m.item(M_DIE_VALUE))
-    colour = m.item(M_DIE_COLOUR)
+    ev = _effective(s, a, m[M_DIE_VALUE])
+    colour = m[M_DIE_COLOUR]
     if s.comp.action_kind[a] == ACT_COMMAND and ev == 0 and s.hand_mc.item(p, colour) == 1:
         cards = [c for c in cards if c // 20 != colour]   # keep the card a star die must place
     return [A.DISCARD_MISSION + c for c in cards]
 
 
 def _do_action_boost(s: State, a: int) -> None:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     if a == A.DONE:
         _resolve_ravager_effect(s)
         return
     t = s.grid.item(p, a - A.USE_BOOST)
     s.tile_boost[t] = 0
-    gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {s.m.item(M_ACTION) + 1}")
+    gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {s.mv[M_ACTION] + 1}")
     if len(_legal_action_boost(s)) == 1:
         _resolve_ravager_effect(s)
 
@@ -58,9 +58,9 @@ def _do_action_boost(s: State, a: int) -> None:
 def _resolve_ravager_effect(s: State) -> None:
     """Rulebook, Ravager Cards: resolve the topmost card's permanent effect before the action; if it cannot
     be resolved, perform the action anyway and lose 1 VP."""
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    act = m.item(M_ACTION)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    act = m[M_ACTION]
     k = s.rav_count.item(act)
     if k > 0:
         r = s.rav_loc.item(act, k - 1)
@@ -100,14 +100,14 @@ def _do_ravager_discard(s: State, a: int) -> None:
     card = a - A.DISCARD_MISSION
     _discard_mission(s, card)
     if s.log is not None:
-        _log(s, f"{seat_name(s, s.m.item(M_TURN_PLAYER))} discards Mission card {card} (Ravager effect)")
+        _log(s, f"{seat_name(s, s.mv[M_TURN_PLAYER])} discards Mission card {card} (Ravager effect)")
     _start_board_action(s)
 
 
 def _start_board_action(s: State) -> None:
-    m = s.m
-    act = m.item(M_ACTION)
-    ev = _effective(s, act, m.item(M_DIE_VALUE))
+    m = s.mv
+    act = m[M_ACTION]
+    ev = _effective(s, act, m[M_DIE_VALUE])
     m[M_VALUE] = ev
     m[M_DONE] = 0
     kind = s.comp.action_kind[act]

@@ -21,14 +21,14 @@ from .tiles import _finish_tile
 
 
 def _legal_ship_select(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_ACTOR)
-    rmax, rmin = m.item(M_MOVE_RANGE), m.item(M_MOVE_MIN)
-    command = m.item(M_MOVE_RETURN) == PH_COMMAND_CARD
-    ba = black_angel_hex(m.item(M_N_STRIPS))
+    m = s.mv
+    p = m[M_ACTOR]
+    rmax, rmin = m[M_MOVE_RANGE], m[M_MOVE_MIN]
+    command = m[M_MOVE_RETURN] == PH_COMMAND_CARD
+    ba = black_angel_hex(m[M_N_STRIPS])
     out = []
     if command and rmax == 0:
-        colour = m.item(M_DIE_COLOUR)
+        colour = m[M_DIE_COLOUR]
         for h in _own_ship_hexes(s, p):
             if _can_place_at(s, h, colour):
                 out.append(A.SELECT_SHIP + h)
@@ -49,31 +49,31 @@ def _legal_ship_select(s: State) -> list[int]:
 
 
 def _legal_ship_move(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_ACTOR)
-    existing = not m.item(M_SHIP_LAUNCH)
-    dests = _destinations(s, p, m.item(M_SHIP_HEX), m.item(M_MOVE_MIN), m.item(M_MOVE_RANGE), existing)
+    m = s.mv
+    p = m[M_ACTOR]
+    existing = not m[M_SHIP_LAUNCH]
+    dests = _destinations(s, p, m[M_SHIP_HEX], m[M_MOVE_MIN], m[M_MOVE_RANGE], existing)
     return [A.MOVE_SHIP + h for h in dests]      # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_command_card(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    h = m.item(M_SHIP_HEX)
-    colour = m.item(M_DIE_COLOUR)
-    out = [] if m.item(M_VALUE) == 0 else [A.DONE]
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    h = m[M_SHIP_HEX]
+    colour = m[M_DIE_COLOUR]
+    out = [] if m[M_VALUE] == 0 else [A.DONE]
     if _can_place_at(s, h, colour) and s.robots_break.item(p) >= 1:
         out.extend(A.PLACE_MISSION + c for c in _hand_missions(s, p) if c // 20 == colour)
     return out
 
 
 def _do_ship_select(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     if a == A.DONE:
         _finish_tile(s)
         return
-    ba = black_angel_hex(m.item(M_N_STRIPS))
+    ba = black_angel_hex(m[M_N_STRIPS])
     if a == A.LAUNCH_SHIP:
         s.ships[p] -= 1
         s.robots_break[p] -= 1          # the pilot
@@ -84,8 +84,8 @@ def _do_ship_select(s: State, a: int) -> None:
     else:
         m[M_SHIP_LAUNCH] = 0
         m[M_SHIP_HEX] = a - A.SELECT_SHIP
-    if m.item(M_MOVE_RANGE) == 0:            # a star die: no movement (Command step 1)
-        if m.item(M_SHIP_LAUNCH):
+    if m[M_MOVE_RANGE] == 0:            # a star die: no movement (Command step 1)
+        if m[M_SHIP_LAUNCH]:
             _add_ship(s, ba, p)
             m[M_SHIP_LAUNCH] = 0
         m[M_PHASE] = PH_COMMAND_CARD
@@ -94,28 +94,28 @@ def _do_ship_select(s: State, a: int) -> None:
 
 
 def _do_ship_move(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     dest = a - A.MOVE_SHIP
-    if not m.item(M_SHIP_LAUNCH):
-        _remove_ship(s, m.item(M_SHIP_HEX), p)
+    if not m[M_SHIP_LAUNCH]:
+        _remove_ship(s, m[M_SHIP_HEX], p)
     _add_ship(s, dest, p)
     m[M_SHIP_LAUNCH] = 0
     m[M_SHIP_HEX] = dest
-    if m.item(M_MOVE_RETURN) == PH_COMMAND_CARD:
+    if m[M_MOVE_RETURN] == PH_COMMAND_CARD:
         m[M_PHASE] = PH_COMMAND_CARD
     else:
         _finish_tile(s)
 
 
 def _do_command_card(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _a3(s)
         return
     card = a - A.PLACE_MISSION
-    h = m.item(M_SHIP_HEX)
+    h = m[M_SHIP_HEX]
     place_mission(s, p, card, h)
     _a3(s)
 

@@ -21,7 +21,7 @@ class IllegalActionError(ValueError):
 
 def seat_name(s: State, seat: int) -> str:
     if seat == BOT:
-        return "Hal" if s.m.item(M_SOLO) else "neutral"
+        return "Hal" if s.mv[M_SOLO] else "neutral"
     return f"player_{seat}"
 
 
@@ -63,7 +63,7 @@ def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int =
 def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
     """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
     if seat == BOT:
-        if s.m.item(M_SOLO):
+        if s.mv[M_SOLO]:
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
     if vec[G_SHIP]:

@@ -36,13 +36,13 @@ def _pop_tech(s: State, c: int) -> int:
 
 
 def _refill_adv_slot(s: State, slot: int) -> None:
-    n = s.m.item(M_ADV_DECK_N)
+    n = s.mv[M_ADV_DECK_N]
     if n == 0:
         s.adv_slots[slot] = -1
         return
     t = s.adv_deck.item(n - 1)
     s.adv_deck[n - 1] = -1
-    s.m[M_ADV_DECK_N] = n - 1
+    s.mv[M_ADV_DECK_N] = n - 1
     s.adv_slots[slot] = t
     s.tile_where[t] = TL_ADV_SLOT
 
@@ -113,7 +113,7 @@ def _lowest_hand_ravager(s: State, p: int) -> int:
 
 
 def _pop_ravager(s: State) -> int:
-    n = s.m.item(M_RAV_DECK_N)
+    n = s.mv[M_RAV_DECK_N]
     if n == 0:
         disc = np.flatnonzero(s.rav_where == RV_DISCARD).tolist()
         if not disc:
@@ -127,7 +127,7 @@ def _pop_ravager(s: State) -> int:
             _log(s, f"Ravager deck rebuilt from {n} discards")
     r = s.rav_deck.item(n - 1)
     s.rav_deck[n - 1] = -1
-    s.m[M_RAV_DECK_N] = n - 1
+    s.mv[M_RAV_DECK_N] = n - 1
     return r
 
 

@@ -11,16 +11,16 @@ from .a3 import _a3
 
 
 def _legal_destroy(s: State) -> list[int]:
-    m = s.m
-    rem = m.item(M_VALUE) - m.item(M_DONE)
-    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    m = s.mv
+    rem = m[M_VALUE] - m[M_DONE]
+    out = [A.DONE] if m[M_DONE] > 0 else []
     out.extend([A.DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
     return out
 
 
 def _do_destroy(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _a3(s)
         return

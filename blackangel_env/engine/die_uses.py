@@ -20,7 +20,7 @@ _die_usable = die_usable
 
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
     """Grid cells of ``p`` holding a tile showing its boost side with the given 1x effect."""
-    if not s.m.item(M_ADVANCED):
+    if not s.mv[M_ADVANCED]:
         return []
     out = []
     g = s.grid[p]
@@ -64,7 +64,7 @@ def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, bo
 
 
 def _die_boosts(s: State, p: int) -> tuple:
-    if not s.m.item(M_ADVANCED):
+    if not s.mv[M_ADVANCED]:
         return ()
     comp = s.comp
     out = []

@@ -28,9 +28,9 @@ def _discover_has_option(s: State, remaining: int) -> bool:
 
 
 def _legal_discover(s: State) -> list[int]:
-    m = s.m
-    rem = m.item(M_VALUE) - m.item(M_DONE)
-    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    m = s.mv
+    rem = m[M_VALUE] - m[M_DONE]
+    out = [A.DONE] if m[M_DONE] > 0 else []
     costs = s.comp.display_costs
     for i, t in enumerate(s.display.tolist()):
         if t >= 0 and costs[i] <= rem:
@@ -43,20 +43,20 @@ def _legal_discover(s: State) -> list[int]:
 
 
 def _legal_inject(s: State) -> list[int]:
-    t = s.m.item(M_TAKEN_TILE)
+    t = s.mv[M_TAKEN_TILE]
     if t >= ADV_TILE0:
         return [A.INJECT + 0, A.INJECT + 3]      # the two black arrows at the corner (rules-notes C11)
     return [A.INJECT + k for k in range(6)]
 
 
 def _legal_advanced_space(s: State) -> list[int]:
-    p = s.m.item(M_ACTOR)
+    p = s.mv[M_ACTOR]
     return [A.ADVANCED_SPACE + k for k in range(3) if s.adv_space.item(p, k) < 0]
 
 
 def _do_discover(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _a3(s)
         return
@@ -78,9 +78,9 @@ def _do_discover(s: State, a: int) -> None:
 
 
 def _do_inject(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
-    t = m.item(M_TAKEN_TILE)
+    m = s.mv
+    p = m[M_ACTOR]
+    t = m[M_TAKEN_TILE]
     arrow = a - A.INJECT
     if arrow < 3:
         cells = [arrow * 3 + c for c in range(3)]          # enters at the left, pushes right
@@ -101,12 +101,12 @@ def _do_inject(s: State, a: int) -> None:
         g[cells[i]] = g[cells[i - 1]]
     g[cells[0]] = t
     s.tile_where[t] = TL_GRID + p
-    if m.item(M_ADVANCED) and t < 48:
+    if m[M_ADVANCED] and t < 48:
         s.tile_boost[t] = 1                    # ADVANCED RULES: injected boost side up
     m[M_TAKEN_TILE] = -1
     if ejected >= 0:
         _eject_tile(s, p, ejected)
-        if m.item(M_PHASE) == PH_ADVANCED_SPACE:
+        if m[M_PHASE] == PH_ADVANCED_SPACE:
             return
     _continue_discover(s)
 
@@ -117,8 +117,8 @@ def _eject_tile(s: State, p: int, t: int) -> None:
         s.debris[p] += 1                       # Discover note: reclaim the debris
     if t >= ADV_TILE0:
         if any(s.adv_space.item(p, k) < 0 for k in range(3)):
-            s.m[M_EJECTED_ADV] = t
-            s.m[M_PHASE] = PH_ADVANCED_SPACE
+            s.mv[M_EJECTED_ADV] = t
+            s.mv[M_PHASE] = PH_ADVANCED_SPACE
             s.tile_where[t] = TL_EJECTED + p
             return
         s.tile_where[t] = TL_EJECTED + p       # ejected after the 3 spaces are full: capped at 4 VP
@@ -130,10 +130,10 @@ def _eject_tile(s: State, p: int, t: int) -> None:
 
 
 def _do_advanced_space(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     k = a - A.ADVANCED_SPACE
-    t = m.item(M_EJECTED_ADV)
+    t = m[M_EJECTED_ADV]
     s.adv_space[p, k] = t
     s.tile_where[t] = TL_ADV_SPACE + p
     m[M_EJECTED_ADV] = -1
@@ -143,8 +143,8 @@ def _do_advanced_space(s: State, a: int) -> None:
 
 
 def _continue_discover(s: State) -> None:
-    m = s.m
-    rem = m.item(M_VALUE) - m.item(M_DONE)
+    m = s.mv
+    rem = m[M_VALUE] - m[M_DONE]
     if rem >= 1 and _discover_has_option(s, rem):
         m[M_PHASE] = PH_DISCOVER
     else:

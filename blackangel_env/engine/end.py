@@ -27,15 +27,15 @@ from .core import _log, gain_vp
 
 
 def _trigger_end(s: State, why: str) -> None:
-    if not s.m.item(M_END_TRIGGERED):
-        s.m[M_END_TRIGGERED] = 1
-        s.m[M_TRIGGER_ROUND] = s.m.item(M_ROUND)
+    if not s.mv[M_END_TRIGGERED]:
+        s.mv[M_END_TRIGGERED] = 1
+        s.mv[M_TRIGGER_ROUND] = s.mv[M_ROUND]
         if s.log is not None:
-            _log(s, f"end of the game triggered: {why} (finish round {s.m.item(M_ROUND)}, then one final round)")
+            _log(s, f"end of the game triggered: {why} (finish round {s.mv[M_ROUND]}, then one final round)")
 
 
 def is_final_turn(s: State) -> bool:
-    return bool(s.m[M_END_TRIGGERED]) and s.m[M_ROUND] == s.m[M_TRIGGER_ROUND] + 1
+    return bool(s.mv[M_END_TRIGGERED]) and s.mv[M_ROUND] == s.mv[M_TRIGGER_ROUND] + 1
 
 
 def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
@@ -110,18 +110,18 @@ def finish_game(s: State) -> None:
     for p in range(n):
         adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))
         gain_vp(s, p, adv, SRC_ADVANCED, "Advanced Technology tiles")
-        if s.m.item(M_SPES_REACHED):
+        if s.mv[M_SPES_REACHED]:
             things = int(s.robots_break[p] + s.res[p] + s.ships[p])
             gain_vp(s, p, things // 2, SRC_CONVERSION, f"{things} robots/resources/ships at Spes")
-    s.m[M_GAME_OVER] = 1
-    s.m[M_PHASE] = PH_GAME_OVER
+    s.mv[M_GAME_OVER] = 1
+    s.mv[M_PHASE] = PH_GAME_OVER
     _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
          + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))
 
 
 def final_scores(s: State) -> list[int]:
     """Final VP of each player (the game must be over)."""
-    if not s.m.item(M_GAME_OVER):
+    if not s.mv[M_GAME_OVER]:
         raise ValueError("the game is not over")
     return [s.vp.item(p) for p in range(s.num_players)]
 
@@ -129,7 +129,7 @@ def final_scores(s: State) -> list[int]:
 def winners(s: State) -> list[int]:
     """Seats sharing the victory (ties share it; in the solo game, [] if Hal has at least as many VP)."""
     scores = final_scores(s)
-    if s.m.item(M_SOLO):
+    if s.mv[M_SOLO]:
         return [0] if scores[0] > s.vp.item(BOT) else []
     best = max(scores)
     return [p for p, v in enumerate(scores) if v == best]

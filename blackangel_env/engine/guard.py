@@ -61,14 +61,14 @@ _TILE_SUBPHASES = frozenset((PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_
 def _a1_effect_in_progress(s: State) -> bool:
     """The decision in progress belongs to a tile effect resolved in A1 (not in Repair, not Command's ship,
     not a Mission card drawn in A2 or A3).  Call only in one of ``_TILE_SUBPHASES``."""
-    m = s.m
-    if m.item(M_TILE_RETURN) != PH_A1_TILES:
+    m = s.mv
+    if m[M_TILE_RETURN] != PH_A1_TILES:
         return False
-    ph = m.item(M_PHASE)
+    ph = m[M_PHASE]
     if ph == PH_KEEP:
-        return m.item(M_KEEP_RETURN) == PH_TILE_DRAW
+        return m[M_KEEP_RETURN] == PH_TILE_DRAW
     if ph == PH_SHIP_SELECT or ph == PH_SHIP_MOVE:
-        return m.item(M_MOVE_RETURN) != PH_COMMAND_CARD
+        return m[M_MOVE_RETURN] != PH_COMMAND_CARD
     return True
 
 
@@ -77,7 +77,7 @@ def _a2_still_possible(t: State, p: int) -> bool:
     the tiles left to resolve, whose DONE ends A1 at once, or in A2) that is ``a2_possible``; inside an A1 tile
     effect it is some choice of the effect that leads there (a DONE finishes the effect and changes nothing a
     die use depends on; a ship to move or an option to take must each be followed)."""
-    ph = t.m.item(M_PHASE)
+    ph = t.mv[M_PHASE]
     if ph not in _TILE_SUBPHASES or not _a1_effect_in_progress(t):
         return a2_possible(t, p)
     choices = _LEGAL[ph](t)
@@ -95,7 +95,7 @@ def _a2_still_possible(t: State, p: int) -> bool:
 def _guard_a1_effect(s: State, legal: list[int]) -> list[int]:
     """The legal actions of a tile effect's step: in A1, those that still leave a die use (R-A2)."""
     if _a1_effect_in_progress(s):
-        return _guarded(s, s.m.item(M_TURN_PLAYER), legal)
+        return _guarded(s, s.mv[M_TURN_PLAYER], legal)
     return legal
 
 

@@ -48,8 +48,8 @@ def hal_free_activation(s: State, card: int) -> None:
 
 
 def _draw_hal_card(s: State) -> int:
-    m = s.m
-    n = m.item(M_HAL_DECK_N)
+    m = s.mv
+    n = m[M_HAL_DECK_N]
     if n == 0:
         # The deck is exhausted: shuffle the discards (all other cards) into a new deck.
         cards = _shuffled(s, list(range(12)))
@@ -140,7 +140,7 @@ def _hal_sequence_b(s: State) -> None:
         return
     _log(s, "Hal has no dice: he rolls and the Black Angel advances")
     _roll_robots(s, BOT, penalise=True)
-    if not s.m.item(M_END_TRIGGERED):
+    if not s.mv[M_END_TRIGGERED]:
         advance_black_angel(s)
 
 
@@ -287,7 +287,7 @@ def _hal_command(s: State, colour: int) -> None:
     if card < 0:
         _unable(s, f"no {COLOURS[colour]} Mission card to draw")
         return
-    n_strips = s.m.item(M_N_STRIPS)
+    n_strips = s.mv[M_N_STRIPS]
     positions = range(n_strips) if comp.mission_kind[card] != MISSION_ACTIVATION else range(n_strips - 1, -1, -1)
     target = -1
     for pos in positions:

@@ -30,7 +30,7 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     reward[comp.mission_reward[card]] = comp.mission_reward_amount[card]
     gain_goods(s, p, reward, SRC_REWARD, f"reward of Mission card {card}")
     icons = 0
-    for g in neighbours(s.m.item(M_N_STRIPS))[h]:
+    for g in neighbours(s.mv[M_N_STRIPS])[h]:
         if s.hex_card.item(g) < 0 and s.hex_terrain.item(g) != T_SPES:
             icons += s.hex_icons.item(g)
     if icons:
@@ -38,7 +38,7 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     for colour in comp.mission_tiles[card]:
         t = _pop_tech(s, colour)
         if t >= 0:
-            if s.m.item(M_ADVANCED):
+            if s.mv[M_ADVANCED]:
                 s.tile_boost[t] = 1
             _push_display(s, t)
 

@@ -53,11 +53,11 @@ def _legal_list(s: State) -> list[int]:
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
-    m = s.m
-    if m.item(M_GAME_OVER):                # .item(): a Python int, cheaper than a numpy scalar
+    m = s.mv
+    if m[M_GAME_OVER]:                # .item(): a Python int, cheaper than a numpy scalar
         out: list[int] = []
     else:
-        ph = m.item(M_PHASE)
+        ph = m[M_PHASE]
         out = _LEGAL[ph](s)
         f = _FILTER[ph]
         if f is not None:
@@ -87,7 +87,7 @@ def legal_mask(s: State) -> np.ndarray:
 
 def apply(s: State, action: int) -> None:
     """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
-    if s.m.item(M_GAME_OVER):
+    if s.mv[M_GAME_OVER]:
         raise IllegalActionError(f"the game is over; action {action} cannot be applied")
     if type(action) is not int:            # a plain int (the usual case) needs neither check nor conversion
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -103,8 +103,8 @@ def apply(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    m = s.m
-    v = m.item(M_DECISIONS)                # m[M_DECISIONS] += 1 in two numpy calls (the in-place form at the bound)
+    m = s.mv
+    v = m[M_DECISIONS]                # m[M_DECISIONS] += 1 in two numpy calls (the in-place form at the bound)
     if v < 32767:
         m[M_DECISIONS] = v + 1
     else:
@@ -116,8 +116,8 @@ def apply_unchecked(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    m = s.m
-    v = m.item(M_DECISIONS)
+    m = s.mv
+    v = m[M_DECISIONS]
     if v < 32767:
         m[M_DECISIONS] = v + 1
     else:
@@ -126,7 +126,7 @@ def apply_unchecked(s: State, action: int) -> None:
 
 def _dispatch(s: State, action: int) -> None:
     s._legal_key = None
-    _APPLY[s.m.item(M_PHASE)](s, action)
+    _APPLY[s.mv[M_PHASE]](s, action)
 
 
 def _legal_game_over(s: State) -> list[int]:

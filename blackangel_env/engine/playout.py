@@ -71,15 +71,15 @@ def rollouts(states: State | Sequence[State], seed: int | None = None, policy: s
         c.reseed(chance)
         rng = np.random.default_rng(choices)
         k = 0
-        m = c.m
-        while not m.item(M_GAME_OVER):
+        m = c.mv
+        while not m[M_GAME_OVER]:
             if k >= max_decisions:
                 raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
             legal = _legal_list(c)
             apply_unchecked(c, legal[int(rng.random() * len(legal))])
             k += 1
         scores[i, :players] = final_scores(c)
-        if m.item(M_SOLO):
+        if m[M_SOLO]:
             scores[i, 1] = c.vp.item(BOT)
         decisions[i] = k
     return (scores, decisions) if return_decisions else scores

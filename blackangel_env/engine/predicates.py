@@ -184,7 +184,7 @@ _BOARDS: dict = {}
 
 
 def _board(s: State) -> _Board:
-    n = s.m.item(M_N_STRIPS)
+    n = s.mv[M_N_STRIPS]
     b = _BOARDS.get(n)
     if b is None:
         b = _BOARDS[n] = _Board(n)

@@ -52,19 +52,19 @@ def _ravagers_appear(s: State, count: int) -> None:
             # Every card left in the deck and its discard targets a full location: each draw would be
             # discarded until the deck runs out (which triggers the end), then the reshuffled discard would
             # loop forever.  Play that out once and stop (rules decision R-D1).
-            n = s.m.item(M_RAV_DECK_N)
+            n = s.mv[M_RAV_DECK_N]
             if n:
                 for i in range(n):
                     s.rav_where[s.rav_deck.item(i)] = RV_DISCARD
                 s.rav_deck[:n] = -1
-                s.m[M_RAV_DECK_N] = 0
+                s.mv[M_RAV_DECK_N] = 0
                 _trigger_end(s, "the Ravager deck is empty")
             _log(s, "no Ravager card left can reach a free location: no more Ravager appears")
             return
         r = _pop_ravager(s)
         if r < 0:
             return
-        if s.m.item(M_RAV_DECK_N) == 0:
+        if s.mv[M_RAV_DECK_N] == 0:
             _trigger_end(s, "the Ravager deck is empty")
         if _place_ravager(s, r):
             placed += 1

@@ -13,8 +13,8 @@ from .tiles import _activatable, _start_tile
 
 
 def _legal_repair(s: State) -> list[int]:
-    m = s.m
-    out = [A.DONE] if m.item(M_DONE) > 0 else []
+    m = s.mv
+    out = [A.DONE] if m[M_DONE] > 0 else []
     out.extend([A.REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
     owners = s.die_owner.tolist()
     damaged = s.die_damaged.tolist()
@@ -25,7 +25,7 @@ def _legal_repair(s: State) -> list[int]:
 
 
 def _legal_debris(s: State) -> list[int]:
-    p = s.m.item(M_ACTOR)
+    p = s.mv[M_ACTOR]
     out = [A.DEBRIS_TO_STORAGE]
     debris = s.tile_debris
     for cell, t in enumerate(s.grid[p].tolist()):
@@ -35,7 +35,7 @@ def _legal_debris(s: State) -> list[int]:
 
 
 def _do_repair(s: State, a: int) -> None:
-    m = s.m
+    m = s.mv
     if a == A.DONE:
         _a3(s)
         return
@@ -53,7 +53,7 @@ def _do_repair(s: State, a: int) -> None:
 
 
 def _do_debris(s: State, a: int) -> None:
-    p = s.m.item(M_ACTOR)
+    p = s.mv[M_ACTOR]
     if a == A.DEBRIS_TO_STORAGE:
         s.debris[p] += 1
         _continue_repair(s)
@@ -65,8 +65,8 @@ def _do_debris(s: State, a: int) -> None:
 
 
 def _continue_repair(s: State) -> None:
-    m = s.m
-    if m.item(M_DONE) < m.item(M_VALUE) and len(_legal_repair(s)) > 1:
+    m = s.mv
+    if m[M_DONE] < m[M_VALUE] and len(_legal_repair(s)) > 1:
         m[M_PHASE] = PH_REPAIR
     else:
         _a3(s)

@@ -14,7 +14,7 @@ from .hal import hal_turn
 
 
 def _start_turn(s: State, p: int) -> None:
-    m = s.m
+    m = s.mv
     m[M_TURN_PLAYER] = p
     m[M_ACTOR] = p
     m[M_PHASE] = PH_TURN
@@ -24,27 +24,27 @@ def _start_turn(s: State, p: int) -> None:
 
 
 def _end_turn(s: State) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     m[M_TURNS] += 1
-    if m.item(M_SOLO):
+    if m[M_SOLO]:
         hal_turn(s)        # the solitaire opponent, resolved by the engine between the player's turns
-        if s.m.item(M_GAME_OVER):
+        if s.mv[M_GAME_OVER]:
             return
         _round_done(s)
         return
-    n = m.item(M_N_PLAYERS)
+    n = m[M_N_PLAYERS]
     nxt = (p + 1) % n
     if nxt == 0:
         _round_done(s)
-        if m.item(M_GAME_OVER):
+        if m[M_GAME_OVER]:
             return
     _start_turn(s, nxt)
 
 
 def _round_done(s: State) -> None:
-    m = s.m
-    if m.item(M_END_TRIGGERED) and m.item(M_ROUND) == m.item(M_TRIGGER_ROUND) + 1:
+    m = s.mv
+    if m[M_END_TRIGGERED] and m[M_ROUND] == m[M_TRIGGER_ROUND] + 1:
         finish_game(s)
         return
     m[M_ROUND] += 1

@@ -24,7 +24,7 @@ from .board_actions import _resolve_ravager_effect
 
 
 def _legal_a1_card(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     empty = [k for k, code in enumerate(s.slots[p].tolist()) if code < 0]
     cands = []
     if empty:
@@ -37,27 +37,27 @@ def _legal_a1_card(s: State) -> list[int]:
 
 
 def _pending_cells(s: State) -> list[int]:
-    pend = s.m.item(M_PENDING)
+    pend = s.mv[M_PENDING]
     return [c for c in range(9) if pend >> c & 1]
 
 
 def _legal_a1_tiles(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
     # use): every tile is judged with the choices its effect leads to
     return [A.DONE] + _guarded(s, p, [A.RESOLVE_TILE + c for c in _pending_cells(s)])
 
 
 def _legal_a2_die(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     return [A.SELECT_DIE + d for d in _selectable_dice(s, p)]
 
 
 def _legal_a2_modify(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
-    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
+    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = _die_uses(s, p, colour, value)               # a new list
@@ -77,10 +77,10 @@ def _legal_a2_modify(s: State) -> list[int]:
 
 
 def _legal_die_colour(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    colour, value = m.item(M_DIE_COLOUR), m.item(M_DIE_VALUE)
-    can_flip = not m.item(M_DIE_BOUGHT) and not m.item(M_DIE_FLIPPED) and s.debris.item(p) >= 1
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
+    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     return [A.SET_DIE_COLOUR + c for c in range(3)
@@ -95,8 +95,8 @@ def _line_cells(slot: int) -> list[int]:
 
 
 def _do_a1_card(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _enter_a2(s)
         return
@@ -130,38 +130,38 @@ def _do_a1_card(s: State, a: int) -> None:
 
 
 def _do_a1_tiles(s: State, a: int) -> None:
-    m = s.m
+    m = s.mv
     if a == A.DONE:
         m[M_PENDING] = 0
         _enter_a2(s)
         return
     cell = a - A.RESOLVE_TILE
-    m[M_PENDING] = m.item(M_PENDING) & ~(1 << cell)
+    m[M_PENDING] = m[M_PENDING] & ~(1 << cell)
     _start_tile(s, cell, PH_A1_TILES, False)
 
 
 def _after_a1_tile(s: State) -> None:
-    if s.m.item(M_PENDING):
-        s.m[M_PHASE] = PH_A1_TILES
+    if s.mv[M_PENDING]:
+        s.mv[M_PHASE] = PH_A1_TILES
     else:
         _enter_a2(s)
 
 
 def _enter_a2(s: State) -> None:
-    s.m[M_PHASE] = PH_A2_DIE
-    s.m[M_ACTOR] = s.m.item(M_TURN_PLAYER)
+    s.mv[M_PHASE] = PH_A2_DIE
+    s.mv[M_ACTOR] = s.mv[M_TURN_PLAYER]
 
 
 def _do_a2_die(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     d = a - A.SELECT_DIE
     owner = s.die_owner.item(d)
     bought = owner != p
     if bought:
         s.res[p] -= 1
         if owner == BOT:
-            if m.item(M_SOLO):
+            if m[M_SOLO]:
                 gain_vp(s, BOT, 1, SRC_TRADE, f"{seat_name(s, p)} bought Hal's die")
             # 2 players: the resource goes to the supply (2-PLAYER GAME)
         else:
@@ -181,11 +181,11 @@ def _do_a2_die(s: State, a: int) -> None:
 
 
 def _do_a2_modify(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.FLIP_DIE:
         s.debris[p] -= 1
-        v = FLIP[m.item(M_DIE_VALUE)]
+        v = FLIP[m[M_DIE_VALUE]]
         m[M_DIE_VALUE] = v
         m[M_DIE_FLIPPED] = 1
         if s.log is not None:
@@ -217,8 +217,8 @@ def _do_a2_modify(s: State, a: int) -> None:
 
 
 def _do_die_colour(s: State, a: int) -> None:
-    s.m[M_DIE_COLOUR] = a - A.SET_DIE_COLOUR
-    s.m[M_PHASE] = PH_A2_MODIFY
+    s.mv[M_DIE_COLOUR] = a - A.SET_DIE_COLOUR
+    s.mv[M_PHASE] = PH_A2_MODIFY
 
 
 register(PH_A1_CARD, legal=_legal_a1_card, do=_do_a1_card)

@@ -21,15 +21,15 @@ from .rounds import _end_turn
 
 
 def _legal_b_reserve(s: State) -> list[int]:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
-    free = m.item(M_B_FREE_COLOUR)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    free = m[M_B_FREE_COLOUR]
     reserved = s.die_reserved.tolist()
     own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
     if free >= 0:
         return [A.RESERVE_DIE + d for d in own if d // 6 == free]
     out = [A.DONE]
-    if not m.item(M_B_PAID) and s.res.item(p) >= 1:
+    if not m[M_B_PAID] and s.res.item(p) >= 1:
         out.extend(A.RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
         c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
@@ -53,12 +53,12 @@ def _sequence_b(s: State, p: int) -> None:
         s.die_value[d] = 0
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
     _roll_robots(s, p, penalise=True)
-    if s.m.item(M_N_PLAYERS) == 2:
+    if s.mv[M_N_PLAYERS] == 2:
         _neutral_dice(s)
-    s.m[M_B_PAID] = 0
-    s.m[M_B_FREE_COLOUR] = -1
+    s.mv[M_B_PAID] = 0
+    s.mv[M_B_FREE_COLOUR] = -1
     if len(_legal_b_reserve(s)) > 1:
-        s.m[M_PHASE] = PH_B_RESERVE
+        s.mv[M_PHASE] = PH_B_RESERVE
         return
     _finish_b(s)
 
@@ -76,8 +76,8 @@ def _neutral_dice(s: State) -> None:
 
 
 def _do_b_reserve(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_TURN_PLAYER)
+    m = s.mv
+    p = m[M_TURN_PLAYER]
     if a == A.DONE:
         _finish_b(s)
         return
@@ -88,7 +88,7 @@ def _do_b_reserve(s: State, a: int) -> None:
         return
     d = a - A.RESERVE_DIE
     s.die_reserved[d] = 1
-    if m.item(M_B_FREE_COLOUR) >= 0:
+    if m[M_B_FREE_COLOUR] >= 0:
         m[M_B_FREE_COLOUR] = -1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (1x tile)")
@@ -102,9 +102,9 @@ def _do_b_reserve(s: State, a: int) -> None:
 
 
 def _finish_b(s: State) -> None:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     reset_board(s, p)
-    if not s.m.item(M_END_TRIGGERED):
+    if not s.mv[M_END_TRIGGERED]:
         advance_black_angel(s)
     else:
         _log(s, "the Black Angel advances no further (end of the game triggered)")

@@ -68,7 +68,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         s.log = []
         _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
                 f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
-    m = s.m
+    m = s.mv
     m[M_N_PLAYERS] = n
     m[M_ADVANCED] = int(config.advanced)
     m[M_SOLO] = int(solo)
@@ -203,25 +203,25 @@ def _blank_buffer(display_len: int) -> np.ndarray:
 
 def _next_setup_reserve(s: State, start: int) -> None:
     """Players whose aid grants a free reservation choose a die (or none), in turn order (SETUP step 15)."""
-    n = s.m.item(M_N_PLAYERS)
+    n = s.mv[M_N_PLAYERS]
     for p in range(start, n):
         if s.comp.aid_free_reserve[p] and any(s.die_owner.item(d) == p for d in range(18)):
-            s.m[M_PHASE] = PH_SETUP_RESERVE
-            s.m[M_SETUP_SEAT] = p
-            s.m[M_ACTOR] = p
+            s.mv[M_PHASE] = PH_SETUP_RESERVE
+            s.mv[M_SETUP_SEAT] = p
+            s.mv[M_ACTOR] = p
             return
-    s.m[M_SETUP_SEAT] = -1
+    s.mv[M_SETUP_SEAT] = -1
     _start_turn(s, 0)
 
 
 def _legal_setup_reserve(s: State) -> list[int]:
-    p = s.m.item(M_SETUP_SEAT)
+    p = s.mv[M_SETUP_SEAT]
     reserved = s.die_reserved.tolist()
     return [A.DONE] + [A.RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
 
 
 def _do_setup_reserve(s: State, a: int) -> None:
-    p = s.m.item(M_SETUP_SEAT)
+    p = s.mv[M_SETUP_SEAT]
     if a != A.DONE:
         d = a - A.RESERVE_DIE
         s.die_reserved[d] = 1

@@ -90,7 +90,7 @@ def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: 
     """Hexes, ascending, a ship (already at ``start`` if ``existing``, else launched from the Black Angel's hex)
     can end on after moving between rmin and rmax hexes.  Moving out and back counts as a move (rules-notes D4).
     The search is ``ship_moves.destinations`` (compiled by the build)."""
-    n_strips = s.m.item(M_N_STRIPS)
+    n_strips = s.mv[M_N_STRIPS]
     f = s._fields
     return destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], _neighbour_table(n_strips), n_strips * 5,
                         black_angel_hex(n_strips), p, start, rmin, rmax, existing)

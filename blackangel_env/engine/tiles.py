@@ -31,9 +31,9 @@ def _activatable(s: State, t: int) -> bool:
 
 
 def _legal_tile_adjacent(s: State) -> list[int]:
-    p = s.m.item(M_ACTOR)
-    cell = s.m.item(M_TILE_CELL)
-    eff = s.m.item(M_TILE_EFFECT)
+    p = s.mv[M_ACTOR]
+    cell = s.mv[M_TILE_CELL]
+    eff = s.mv[M_TILE_EFFECT]
     r, c = divmod(cell, 3)
     cells = [(r - 1, c), (r + 1, c)] if eff == TE_ACT_VERTICAL else [(r, c - 1), (r, c + 1)]
     out = [A.DONE]
@@ -50,7 +50,7 @@ def _legal_tile_draw(s: State) -> list[int]:
 
 
 def _legal_tile_robot(s: State) -> list[int]:
-    p = s.m.item(M_ACTOR)
+    p = s.mv[M_ACTOR]
     cands = []
     if s.robots_break.item(p) > 0:
         cands.extend(A.ROBOT_TO_WORKSTATION + c for c in range(3))
@@ -60,8 +60,8 @@ def _legal_tile_robot(s: State) -> list[int]:
 
 def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
     """Resolve the tile in ``cell`` (activated by a card, debris or an activation tile)."""
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     t = s.grid.item(p, cell)
     if s.tile_boost.item(t):
         s.tile_boost[t] = 0      # ADVANCED RULES: flipping early makes a boost tile activatable (forfeits 1x)
@@ -78,8 +78,8 @@ def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
 
 
 def _run_tile_effect(s: State, eff: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     m[M_TILE_EFFECT] = eff
     if eff == TE_VP:
         gain_vp(s, p, 1, SRC_TILES, "Technology tile")
@@ -118,8 +118,8 @@ def _run_tile_effect(s: State, eff: int) -> None:
 
 
 def _finish_tile(s: State) -> None:
-    ret = s.m.item(M_TILE_RETURN)
-    s.m[M_TILE_EFFECT] = -1
+    ret = s.mv[M_TILE_RETURN]
+    s.mv[M_TILE_EFFECT] = -1
     if ret == PH_A1_TILES:
         _RESUME[PH_A1_TILES](s)            # sequence_a._after_a1_tile
     else:
@@ -127,9 +127,9 @@ def _finish_tile(s: State) -> None:
 
 
 def _do_tile_option(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
-    t = s.grid.item(p, m.item(M_TILE_CELL))
+    m = s.mv
+    p = m[M_ACTOR]
+    t = s.grid.item(p, m[M_TILE_CELL])
     _run_tile_effect(s, s.comp.tile_options[t][a - A.TILE_OPTION])
 
 
@@ -137,17 +137,17 @@ def _do_tile_adjacent(s: State, a: int) -> None:
     if a == A.DONE:
         _finish_tile(s)
         return
-    _start_tile(s, a - A.ACTIVATE_ADJACENT, s.m.item(M_TILE_RETURN), True)
+    _start_tile(s, a - A.ACTIVATE_ADJACENT, s.mv[M_TILE_RETURN], True)
 
 
 def _do_tile_draw(s: State, a: int) -> None:
-    m = s.m
-    p = m.item(M_ACTOR)
+    m = s.mv
+    p = m[M_ACTOR]
     if a == A.DONE:
         _finish_tile(s)
         return
     c = a - A.DRAW_COLOUR
-    if m.item(M_ADVANCED):
+    if m[M_ADVANCED]:
         _draw_two(s, p, c, PH_TILE_DRAW)      # advanced rules: draw 2, keep 1
         return
     card = _draw_mission(s, c)
@@ -159,7 +159,7 @@ def _do_tile_draw(s: State, a: int) -> None:
 
 
 def _do_tile_robot(s: State, a: int) -> None:
-    p = s.m.item(M_ACTOR)
+    p = s.mv[M_ACTOR]
     if a >= A.ROBOT_TO_BREAK_ROOM and a < A.ROBOT_TO_BREAK_ROOM + 3:
         c = a - A.ROBOT_TO_BREAK_ROOM
         s.robots_ws[p, c] -= 1
@@ -174,7 +174,7 @@ def _do_tile_robot(s: State, a: int) -> None:
 
 def _remove_neutral_robot(s: State, c: int) -> None:
     """2-PLAYER GAME: a robot added to a workstation removes the neutral robot there from the game."""
-    if s.m.item(M_N_PLAYERS) == 2 and s.robots_ws.item(BOT, c) > 0:
+    if s.mv[M_N_PLAYERS] == 2 and s.robots_ws.item(BOT, c) > 0:
         s.robots_ws[BOT, c] = 0
         if s.log is not None:
             _log(s, f"the neutral robot leaves the {COLOURS[c]} workstation")

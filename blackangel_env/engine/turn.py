@@ -14,7 +14,7 @@ from .sequence_b import _sequence_b
 
 
 def _legal_turn(s: State) -> list[int]:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     if a2_possible(s, p):
         return [A.SEQUENCE_A, A.SEQUENCE_B]
     if is_final_turn(s):
@@ -23,10 +23,10 @@ def _legal_turn(s: State) -> list[int]:
 
 
 def _do_turn(s: State, a: int) -> None:
-    p = s.m.item(M_TURN_PLAYER)
+    p = s.mv[M_TURN_PLAYER]
     if a == A.SEQUENCE_A:
         s.last_seq[p] = SEQ_A
-        s.m[M_PHASE] = PH_A1_CARD
+        s.mv[M_PHASE] = PH_A1_CARD
     elif a == A.SEQUENCE_B:
         s.last_seq[p] = SEQ_B
         _sequence_b(s, p)

@@ -136,7 +136,7 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     if np.any(hidden_loc):
         _rewrite_slots(t, seat)       # the other seats' slots list card ids: point them at the relabelled cards
     # Ravager deck + the cards set aside at setup.
-    nd = int(t.m[M_RAV_DECK_N])
+    nd = int(t.mv[M_RAV_DECK_N])
     deck = t.rav_deck[:nd].tolist()
     box = RAVAGER_PLACES["box"].code
     boxed = np.flatnonzero(t.rav_where == box).tolist()
@@ -155,11 +155,11 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
             below = np.sort(t.tech_stack[c, :n - 1])
             t.tech_stack[c, :n - 1] = below[rng.permutation(n - 1)]
     # Advanced deck (face down) and Hal's deck.
-    n = int(t.m[M_ADV_DECK_N])
+    n = int(t.mv[M_ADV_DECK_N])
     if n > 1:
         t.adv_deck[:n] = np.sort(t.adv_deck[:n])[rng.permutation(n)]
-    if t.m[M_SOLO]:
-        n = int(t.m[M_HAL_DECK_N])
+    if t.mv[M_SOLO]:
+        n = int(t.mv[M_HAL_DECK_N])
         if n > 1:
             t.hal_deck[:n] = np.sort(t.hal_deck[:n])[rng.permutation(n)]
     # Future randomness.
