@@ -147,3 +147,17 @@ def test_the_register_memoryview_is_the_states_own_buffer():
     for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
         assert "mv" not in t.__dict__
         assert t.mv.obj is t.buf and t.mv.tolist() == s.mv.tolist()
+
+
+def test_the_decision_counter_wraps_at_its_bound_as_numpy_does():
+    """The registers are written through ``State.mv``, which refuses a value outside int16; the decision counter
+    keeps numpy's in-place add at the bound (a wrap-around, with numpy's overflow warning), so a position whose
+    counter stands at 32,767 still takes its moves, checked and unchecked."""
+    for apply in (engine.apply, engine.apply_unchecked):
+        s = _mid_game(seed=9, steps=10)
+        s.m[state_module.M_DECISIONS] = 32767
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            apply(s, engine.legal_actions(s)[0])
+        assert s.m.item(state_module.M_DECISIONS) == -32768
+        apply(s, engine.legal_actions(s)[0])
+        assert s.m.item(state_module.M_DECISIONS) == -32767

@@ -54,7 +54,7 @@ def _legal_list(s: State) -> list[int]:
     if s._legal_key == key:
         return s._legal
     m = s.mv
-    if m[M_GAME_OVER]:                # .item(): a Python int, cheaper than a numpy scalar
+    if m[M_GAME_OVER]:
         out: list[int] = []
     else:
         ph = m[M_PHASE]
@@ -104,11 +104,11 @@ def apply(s: State, action: int) -> None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
     m = s.mv
-    v = m[M_DECISIONS]                # m[M_DECISIONS] += 1 in two numpy calls (the in-place form at the bound)
+    v = m[M_DECISIONS]
     if v < 32767:
         m[M_DECISIONS] = v + 1
-    else:
-        m[M_DECISIONS] += 1
+    else:                             # at int16's bound, numpy's in-place add (it wraps, with a warning)
+        s.m[M_DECISIONS] += 1
 
 
 def apply_unchecked(s: State, action: int) -> None:
@@ -120,8 +120,8 @@ def apply_unchecked(s: State, action: int) -> None:
     v = m[M_DECISIONS]
     if v < 32767:
         m[M_DECISIONS] = v + 1
-    else:
-        m[M_DECISIONS] += 1
+    else:                             # at int16's bound, numpy's in-place add (it wraps, with a warning)
+        s.m[M_DECISIONS] += 1
 
 
 def _dispatch(s: State, action: int) -> None:
