@@ -53,19 +53,11 @@ def _legal_list(s: State) -> list[int]:
     key = s.buf.tobytes()
     if s._legal_key == key:
         return s._legal
-    m = s.mv
-    if m[M_GAME_OVER]:
-        out: list[int] = []
-    else:
-        ph = m[M_PHASE]
-        out = _LEGAL[ph](s)
-        f = _FILTER[ph]
-        if f is not None:
-            out = f(s, out)
-        out.sort()
+    out = _compute_legal(s)
     s._legal_key = key
     s._legal = out
     return out
+
 
 
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
@@ -134,6 +126,21 @@ def _legal_game_over(s: State) -> list[int]:
 
 
 register(PH_GAME_OVER, legal=_legal_game_over)
+
+
+def _compute_legal(s: State) -> list[int]:
+    """The sorted legal actions of the position, computed afresh and not kept (``rollouts``, which never asks
+    twice in the same position, saves the key of ``_legal_list``'s cache)."""
+    m = s.mv
+    if m[M_GAME_OVER]:
+        return []
+    ph = m[M_PHASE]
+    out = _LEGAL[ph](s)
+    f = _FILTER[ph]
+    if f is not None:
+        out = f(s, out)
+    out.sort()
+    return out
 
 
 _state_module.use_legal_actions(_legal_list)      # State.from_dict refuses a live position with no legal action
