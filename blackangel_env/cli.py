@@ -28,7 +28,7 @@ Hal (solo), mean game length in rounds and in decisions; ``--json`` adds the per
 ``play`` lets a person play in the terminal against Hal (``--players 1``) or bots (the other seats, played by
 the agent codes of ``--opponents``, random by default): the board is drawn from the person's view, the legal
 actions are listed by number and name, and the input is checked (a number from the list, or ``help``,
-``board``, ``log``, ``save [FILE]``, ``quit``).  With ``--save FILE`` the game record (config, seed, every
+``board``, ``log``, ``save [FILE]``, ``quit`` or ``q``).  With ``--save FILE`` the game record (config, seed, every
 action) is written after each decision, so ``--load FILE`` resumes it exactly.  Ctrl-C stops the game: it is
 saved to ``--save``'s file, or the player is offered to save it.  ``replay FILE`` steps through such a record,
 printing each decision and the board.
@@ -386,7 +386,7 @@ _PLAY_HELP = """Type the number of a legal action, or:
   board        draw the board again
   log          the last 30 lines of the game log
   save [FILE]  save the game record (to --save's file by default)
-  quit         stop (the record is kept if --save was given)"""
+  quit, q      stop (the record is kept if --save was given)"""
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -506,7 +506,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
             except EOFError:
                 print("\ninput ended; game left unfinished" + (f" (saved to {save_path})" if save_path else ""))
                 return 0
-            if line == "quit":
+            if line in ("quit", "q"):
                 print("stopped" + (f"; resume with --load {save_path}" if save_path else ""))
                 return 0
             if line == "help" or not line:
@@ -574,7 +574,8 @@ def _replay(args: argparse.Namespace) -> int:
     if s.terminal:
         _print_final(s)
     else:
-        print(f"(the record ends before the game: {len(taken)} decisions)")
+        print(f"(the record stops here, before the end of the game: {len(taken)} decision"
+              f"{'' if len(taken) == 1 else 's'} recorded)")
     return 0
 
 
@@ -663,7 +664,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    ap = build_parser()
+    args, extra = ap.parse_known_args(argv)
+    if extra:                          # refused by the subcommand's parser, so that the error names its help
+        subs = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+        subs.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except KeyboardInterrupt:

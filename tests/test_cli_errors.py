@@ -409,3 +409,18 @@ def test_closed_pipe_is_a_quiet_exit():
     p.wait(timeout=120)
     assert b"Traceback" not in err and b"Exception ignored" not in err
     assert p.returncode != 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["demo", "--playrs", "3"],
+    ["eval", "--players", "random", "--games", "1", "--seed", "1", "--wrkers", "2"],
+    ["replay", "game.json", "--step", "extra"],
+])
+def test_an_unknown_option_names_the_subcommands_help(argv, capsys):
+    """An option the subcommand does not know is refused in one line that points to that subcommand's help (the
+    top-level help does not list its options)."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    line = _one_line_error(capsys.readouterr().err, argv[0])
+    assert "unrecognized arguments" in line and line.endswith(f"(see blackangel {argv[0]} --help)")

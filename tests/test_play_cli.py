@@ -81,3 +81,21 @@ def test_bad_arguments_exit_2(tmp_path):
     bad.write_text("{}")
     r = _run(["replay", str(bad)], "")
     assert r.returncode == 2 and "not a blackangel_env game record" in r.stderr
+
+
+def test_q_stops_like_quit(tmp_path):
+    """``q`` stops the game as ``quit`` does (the help lists both), the record kept."""
+    save = tmp_path / "game.json"
+    r = _run(["play", "--players", "1", "--seed", "3", "--save", str(save)], "0\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert "stopped; resume with --load" in r.stdout and "is not a number" not in r.stdout
+    assert len(json.loads(save.read_text())["actions"]) == 1
+
+
+def test_replay_of_an_unfinished_record_says_where_it_stops(tmp_path):
+    save = tmp_path / "game.json"
+    r = _run(["play", "--players", "1", "--seed", "3", "--save", str(save)], "0\nq\n")
+    assert r.returncode == 0, r.stderr
+    rep = _run(["replay", str(save)], "")
+    assert rep.returncode == 0, rep.stderr
+    assert "(the record stops here, before the end of the game: 1 decision recorded)" in rep.stdout
