@@ -660,6 +660,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--step", action="store_true",
                    help="draw the board and wait for Enter after each decision (q stops)")
     r.set_defaults(func=_replay)
+    for parser in sub.choices.values():          # main() refuses unknown options with the subcommand's parser
+        parser.set_defaults(parser=parser)
     return ap
 
 
@@ -667,8 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args, extra = ap.parse_known_args(argv)
     if extra:                          # refused by the subcommand's parser, so that the error names its help
-        subs = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
-        subs.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except KeyboardInterrupt:
