@@ -12,6 +12,7 @@ terminations and truncations ``(N,)`` bool, and the info as Gymnasium's vector c
 the single environment's info (``action_mask`` ``(N, 882)`` bool, ``illegal_action`` ``(N,)`` bool, ``scores``
 ``(N, num_players)`` int64, ``hal_score`` ``(N,)`` int64, ``winners`` ``(N, num_players)`` int8, ``game_over``
 ``(N,)`` bool), each with its ``_key`` presence mask (all True: every game reports every key at every step).
+Every ``reset`` and ``step`` returns new arrays, which later calls never write into.
 ``action_masks()`` returns the ``(N, 882)`` bool masks of the last ``reset`` / ``step`` (a copy), the same as
 ``info["action_mask"]``.  Actions: an integer array of shape ``(N,)`` (or a sequence of N Python ints), each an id
 of ``Discrete(882)``; anything else raises ``IllegalActionError`` (a ``ValueError``) before any game moves.  An id
@@ -105,13 +106,14 @@ class BlackAngelVectorEnv(VectorEnv):
                              f"supported), got {sorted(options)}")
         seeds = self._seeds(seed)
         batch = self._new_info()
+        self._obs = np.empty_like(self._obs)       # a new batch each call: the one returned before stays as it was
         for i, (env, s) in enumerate(zip(self.envs, seeds)):
             env._start(s)
             self._write(i, env, False, batch)
         self._terminations[:] = False
         self._truncations[:] = False
         self._autoreset[:] = False
-        return self._obs.copy(), self._info(batch)
+        return self._obs, self._info(batch)
 
     def step(self, actions):
         """Step every game with its action (autoreset: module docstring); the batched five-tuple."""
@@ -120,6 +122,7 @@ class BlackAngelVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before step()")
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         batch = self._new_info()
+        self._obs = np.empty_like(self._obs)       # written in place of a copy: less memory traffic
         final_obs: dict[int, np.ndarray] = {}
         final_infos: dict[int, dict[str, Any]] = {}
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
@@ -153,7 +156,7 @@ class BlackAngelVectorEnv(VectorEnv):
                 fi = self._add_info(fi, info, i)
             out["final_info"] = fi
             out["_final_info"] = out["_final_obs"].copy()
-        return (self._obs.copy(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), out)
+        return (self._obs, self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), out)
 
     def action_masks(self) -> np.ndarray:
         """The ``(N, 882)`` bool legal-action masks of the last ``reset`` / ``step`` (``info["action_mask"]``)."""

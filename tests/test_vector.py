@@ -223,6 +223,23 @@ def test_seeding_is_reproducible():
     assert np.array_equal(o2, oa)
 
 
+def test_returned_batches_are_never_written_by_later_calls():
+    envs = BlackAngelVectorEnv(4)
+    first, _ = envs.reset(seed=3)
+    kept = first.copy()
+    rng = np.random.default_rng(0)
+    returned = []
+    for _ in range(6):
+        obs, reward, term, trunc, info = envs.step(_masked_actions(envs.action_masks(), rng))
+        returned.append((obs, obs.copy(), info["action_mask"], info["action_mask"].copy()))
+    envs.reset(seed=4)
+    envs.step(_masked_actions(envs.action_masks(), rng))
+    assert np.array_equal(first, kept)
+    for obs, obs_then, mask, mask_then in returned:
+        assert np.array_equal(obs, obs_then) and np.array_equal(mask, mask_then)
+    assert len({id(o) for o, *_ in returned}) == len(returned)
+
+
 def test_make_vec_vector_entry_point():
     envs = gym.make_vec("BlackAngelSolo-v0", num_envs=2, vectorization_mode="vector_entry_point",
                         reward="margin", max_steps=5)
