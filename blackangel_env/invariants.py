@@ -630,8 +630,13 @@ def _check_registers(s: State, b: cython.const[cython.short][::1], L: _Layout, n
     else:
         _reg_in(b, S.M_TRIGGER_ROUND, (-1,), "-1 (the end of the game is not triggered)")
     n_strips: cython.long = nh // 5
-    if _reg_range(b, S.M_SPES_TOKEN_POS, -1, n_strips - 1) >= 0 and _reg_range(b, S.M_SPES_POS, -1, n_strips - 1) >= 0:
+    token: cython.long = _reg_range(b, S.M_SPES_TOKEN_POS, -1, n_strips - 1)
+    spes_at: cython.long = _reg_range(b, S.M_SPES_POS, -1, n_strips - 1)
+    if token >= 0 and spes_at >= 0:
         _fail("the Spes token is still on its way while Spes is on the board")
+    if token < 0 and spes_at < 0 and not b[S.M_SPES_REACHED]:
+        _fail("neither the Spes token nor Spes is on the board, and Spes is not reached: the Black Angel "
+              "could never reach it")
     _reg_range(b, M_RAV_DECK_N, 0, L.n_rav_deck)
     _reg_range(b, M_ADV_DECK_N, 0, N_ADVANCED)
     if solo:

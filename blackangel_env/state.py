@@ -268,13 +268,22 @@ class _Memory:
 
 
 _legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
+_position_check = None     # the engine's check that a live position can go on, given by use_position_check
 
 
 def use_legal_actions(legal_actions) -> None:
-    """Called by ``blackangel_env.engine`` (which imports this module): ``State.from_dict`` then refuses a live
-    position that offers no legal action (registers that contradict the rest of the position)."""
+    """The engine's legal actions of a position (``blackangel_env.engine``, which imports this module, gives
+    them); ``State.from_dict`` uses ``use_position_check``'s check when there is one, else refuses a live position
+    that offers no legal action."""
     global _legal_actions
     _legal_actions = legal_actions
+
+
+def use_position_check(check) -> None:
+    """Called by ``blackangel_env.engine``: ``check(state)`` returns why a live position cannot go on (no legal
+    action, or none after one of its legal moves), or None; ``State.from_dict`` refuses a position it faults."""
+    global _position_check
+    _position_check = check
 
 
 class State:
@@ -373,6 +382,25 @@ class State:
             new.log = list(self.log)
         return new                                      # the other attributes: the class's defaults
 
+    def restore(self, other: "State") -> None:
+        """Make this state the position of ``other`` (a copy taken earlier, e.g. to undo moves), in place: its
+        buffer, generator and log; the named views and ``mv`` of this object stay valid.  ``other`` is left as it
+        is.  A state of another layout (other components) raises ValueError."""
+        if not isinstance(other, State):
+            raise TypeError(f"restore takes a State, got {type(other).__name__}")
+        if other.buf.shape != self.buf.shape or other._fields != self._fields:
+            raise ValueError("restore: the other state has another layout (other components)")
+        snap = other.copy(keep_log=True)
+        self.config = snap.config
+        self.comp = snap.comp
+        self.buf[...] = snap.buf
+        self._rng = None
+        self._rng_state = snap._rng_state
+        self._rng_reader = None
+        self.log = snap.log if other.log is not None else None
+        self._legal_key = None
+        self._legal = None
+
     def __getstate__(self) -> dict:
         # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, and the named views
         # would come back as arrays of their own, apart from the buffer: neither is carried (the views are made
@@ -466,15 +494,17 @@ class State:
             raise StateError(f"saved state is inconsistent: {e}") from None
         except (IndexError, KeyError, ValueError, TypeError) as e:  # a value the checks meet before their own
             raise StateError(f"saved state is inconsistent: {type(e).__name__}: {e}") from None
-        if _legal_actions is not None and not state.terminal:
+        if not state.terminal and (_position_check is not None or _legal_actions is not None):
             try:
-                legal = _legal_actions(state)
-            except (IndexError, KeyError, ValueError, TypeError) as e:
-                raise StateError(f"saved state is inconsistent: its legal actions fail ({type(e).__name__}: "
-                                 f"{e})") from None
-            if not legal:
-                raise StateError(f"saved state is inconsistent: no legal action in phase "
-                                 f"{PHASE_NAMES[state.phase]} (its registers contradict the position)")
+                if _position_check is not None:
+                    why = _position_check(state)
+                else:
+                    why = None if _legal_actions(state) else f"no legal action in phase {PHASE_NAMES[state.phase]}"
+            except Exception as e:  # noqa: BLE001 - whatever a contradictory position makes the engine raise
+                raise StateError(f"saved state is inconsistent: its legal actions or their moves fail "
+                                 f"({type(e).__name__}: {e})") from None
+            if why is not None:
+                raise StateError(f"saved state is inconsistent: {why} (its registers contradict the position)")
         return state
 
     @classmethod

@@ -203,3 +203,39 @@ def test_new_game_refuses_a_bad_seed_naming_it(seed):
 def test_new_game_takes_numpy_integer_seeds():
     a = engine.new_game(num_players=2, seed=np.int64(7))
     assert a == engine.new_game(num_players=2, seed=7)
+
+
+def test_state_restore_puts_a_position_back_in_place():
+    """``State.restore(copy)``: the same object holds the copied position again (buffer, generator, log), its
+    named views still read its own buffer, and the game goes on exactly as from the copy."""
+    import numpy as np
+
+    from blackangel_env import engine
+
+    s = engine.new_game(num_players=3, seed=17, log=True)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    saved = s.copy(keep_log=True)
+    vp_view, log_len = s.vp, len(s.log)
+    for _ in range(15):
+        legal = engine.legal_actions(s)
+        if not legal:
+            break
+        engine.apply(s, legal[int(rng.integers(len(legal)))])
+    s.restore(saved)
+    assert s == saved and len(s.log) == log_len and s.vp is vp_view
+    twin = saved.copy()
+    for _ in range(40):
+        if s.terminal:
+            break
+        legal = engine.legal_actions(s)
+        assert legal == engine.legal_actions(twin)
+        a = legal[-1]
+        engine.apply(s, a)
+        engine.apply(twin, a)
+    assert s == twin
+    import pytest
+    with pytest.raises(TypeError):
+        s.restore(s.to_dict())

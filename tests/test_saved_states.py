@@ -204,6 +204,55 @@ def test_a_live_position_without_a_legal_action_is_refused():
         State.from_dict(d)
 
 
+def test_a_position_whose_game_could_never_end_is_refused():
+    """Rulebook, ADVANCE THE BLACK ANGEL TOWARD SPES and END OF THE GAME: the Spes token rides a strip until
+    that strip is ejected, then the Spes tile covers the middle hex of the flipped strip, and the Black Angel
+    reaching it ends the game.  A saved 2-player position with neither the token nor the tile on the board
+    (and Spes not reached) would play on for tens of thousands of rounds until a 16-bit counter overflows:
+    refused."""
+    from blackangel_env.state import M_SPES_POS, M_SPES_TOKEN_POS
+
+    d = engine.new_game(num_players=2, seed=0).to_dict()
+    assert d["buffer"][M_SPES_TOKEN_POS] >= 0 and d["buffer"][M_SPES_POS] == -1
+    d["buffer"][M_SPES_TOKEN_POS] = -1
+    with pytest.raises(StateError, match="neither the Spes token nor Spes is on the board"):
+        State.from_dict(d)
+
+
+def test_a_position_stuck_one_move_later_is_refused():
+    """Registers that give the current position legal actions but contradict it: the turn's choice register
+    changed to A1 (rulebook, SEQUENCE A) at a turn where the seat has no die it could use in A2 (the rulebook's
+    "If you are unable to perform sequence A, you must perform sequence B").  Its legal DONE leads to the die
+    choice of A2 with nothing to choose; the position is refused, naming that move, instead of loading a game
+    that stops one move later (found by fuzzing saved states)."""
+    from blackangel_env.state import M_PHASE, PH_A1_CARD, PH_TURN
+
+    s = engine.new_game(num_players=2, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(int(rng.integers(1, 60))):
+        legal = engine.legal_actions(s)
+        engine.apply(s, legal[rng.integers(len(legal))])
+    assert s.phase == PH_TURN
+    d = s.to_dict()
+    d["buffer"][M_PHASE] = PH_A1_CARD
+    with pytest.raises(StateError, match=r"after DONE \(legal in phase a1_card\) no action is legal in phase a2_die"):
+        State.from_dict(d)
+
+
+def test_the_dead_end_check_passes_every_position_of_real_games():
+    """The one-move look-ahead of ``State.from_dict`` never refuses a position the engine reached itself."""
+    rng = np.random.default_rng(41)
+    for g in range(8):
+        s = engine.new_game(num_players=1 + g % 4, advanced=bool(g % 2), seed=4100 + g)
+        step = 0
+        while not s.terminal:
+            if step % 7 == 0:
+                State.from_dict(s.to_dict())
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.integers(len(legal)))])
+            step += 1
+
+
 def test_the_owner_paying_for_a_free_activation_saves_and_loads():
     """A position the register checks must accept: the owner of a Mission card paying for the free activation
     (rulebook, PERFORMING AN ACTION IN AN ALIEN TERRITORY) keeps the owner register set in the payment phase

@@ -143,4 +143,21 @@ def _compute_legal(s: State) -> list[int]:
     return out
 
 
-_state_module.use_legal_actions(_legal_list)      # State.from_dict refuses a live position with no legal action
+def _dead_end(s: State) -> str | None:
+    """Why the live position ``s`` cannot go on: no legal action in it, or none after one of its legal moves
+    (registers that contradict the rest of the position, seen one step later); None when neither.  Every
+    position of a game played by the engine passes; ``State.from_dict`` refuses a saved one that does not."""
+    legal = _legal_list(s)
+    if not legal:
+        return f"no legal action in phase {PHASE_NAMES[s.phase]}"
+    for a in legal:
+        t = s.copy()
+        _dispatch(t, a)
+        if not t.mv[M_GAME_OVER] and not _compute_legal(t):
+            return (f"after {A.action_to_string(a)} (legal in phase {PHASE_NAMES[s.phase]}) no action is legal in "
+                    f"phase {PHASE_NAMES[t.phase]}")
+    return None
+
+
+_state_module.use_legal_actions(_legal_list)      # kept for callers of the former hook
+_state_module.use_position_check(_dead_end)       # State.from_dict refuses a position that cannot go on
