@@ -303,8 +303,11 @@ def _read_record(path: str) -> tuple[GameConfig, int, list[int], dict]:
     version = d.get("version", 1)
     if not _is_int(version) or version != 1:
         raise ValueError(f"{path}: unsupported game-record version {version!r} (this version reads version 1)")
+    cfg = d.get("config")
+    if isinstance(cfg, dict) and "num_players" not in cfg:     # a default would replay another game
+        raise ValueError(f"{path}: the record's config lacks 'num_players'")
     try:
-        config = GameConfig.from_dict(d.get("config"))
+        config = GameConfig.from_dict(cfg)
     except (ConfigError, TypeError) as e:
         raise ValueError(f"{path}: bad config: {e}") from None
     seed, actions = d.get("seed"), d.get("actions")
@@ -441,6 +444,9 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         # the seat and opponents of the saved session, unless given again
         if args.seat is None:
             args.seat = played.get("seat", 0)
+            if not args.seat < config.num_players:
+                return fail(f"{args.load}: 'play.seat' is {args.seat}, but the game has {config.num_players} "
+                            f"player(s) (seats 0..{config.num_players - 1})")
         if args.opponents is None:
             args.opponents = played.get("opponents", "")
         print(f"resumed {args.load}: {len(taken)} decisions replayed; you play seat {args.seat}"

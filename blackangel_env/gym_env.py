@@ -50,8 +50,13 @@ policy for every other seat, a sequence with one policy per other seat in seat o
 policy}`` (missing seats play randomly).  A policy is any callable ``policy(observation, action_mask, state) ->
 action id`` or an object with such an ``act`` method: ``observation`` is that seat's own float32 view, ``action_mask``
 its int8 legal-action mask, ``state`` a copy of the engine state (full information: a fair policy only uses it
-for search over what it may know).  A returned illegal action raises ``IllegalActionError``.  Objects with a
-``reset(seed)`` method are reset with a seed drawn from the environment at every episode.
+for search over what it may know).  It returns an action id as the learner gives one (a Python or numpy integer,
+or a 0-d integer array); anything else, or an id its mask forbids, raises ``IllegalActionError`` naming the seat.
+When a policy raises, or returns such an action, in the middle of ``step``, the step is undone before the error
+propagates: the game, the step count, the pending reward and the environment's generator are as they were before
+the learner's action (the policies' own state excepted), so the learner may retry.  A failure during ``reset``
+leaves no game: ``step`` then asks for a new ``reset``.  Objects with a ``reset(seed)`` method are reset with a
+seed drawn from the environment at every episode.
 """
 
 from __future__ import annotations
@@ -130,10 +135,10 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self.seat = int(seat)
         self.reward_scheme = reward
         self.reward_scale = check_reward(reward, reward_scale)
-        try:
-            self.illegal_reward = float(illegal_reward)
-        except (TypeError, ValueError):
-            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(illegal_reward, (int, float, np.integer,
+                                                                                             np.floating)):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
         if not np.isfinite(self.illegal_reward):
             raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.max_steps = positive_int_or_none("max_steps", max_steps)
@@ -145,6 +150,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
                              f"(or a standard mode it cannot draw: {UNSUPPORTED_RENDER_MODES}), got {render_mode!r}")
         self.render_mode = render_mode
         self._opponents = self._normalise_opponents(opponents, num_players)
+        self._has_policies = any(pol is not None for pol in self._opponents.values())
         high = observation_high(self._comp)
         self.observation_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(A.NUM_ACTIONS)
@@ -188,11 +194,13 @@ class BlackAngelSingleAgentEnv(gym.Env):
         return self._observe(), reward, terminated, truncated, self._info(illegal)
 
     def _start(self, seed: int | None) -> None:
-        """``reset`` without its observation and info (the vector environment writes those into its batches)."""
+        """``reset`` without its observation and info (the vector environment writes those into its batches).
+        If an opponent policy fails, no game is left (``step`` asks for a new ``reset``)."""
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
-        self._state = engine.new_game(self.config, seed=game_seed, components=self._comp)
+        self._state = None
+        state = engine.new_game(self.config, seed=game_seed, components=self._comp)
         self._calls = {p: (None if pol is None else _as_callable(pol)) for p, pol in self._opponents.items()}
         for pol in self._opponents.values():
             if pol is not None and hasattr(pol, "reset") and callable(pol.reset):
@@ -201,11 +209,37 @@ class BlackAngelSingleAgentEnv(gym.Env):
         self._over = False
         # the potential whose change each step pays (vp: own VP, counted from the start; dense_margin: the margin,
         # counted from 0 so that the rewards add up to the final margin)
-        self._potential = int(self._state.vp[self.seat]) if self.reward_scheme == "vp" else 0
-        reward = self._advance()           # opponents moving before the learner's first decision
+        self._potential = int(state.vp[self.seat]) if self.reward_scheme == "vp" else 0
+        self._state = state
+        try:
+            reward = self._advance()           # opponents moving before the learner's first decision
+        except BaseException:
+            self._state = None
+            raise
         self._pending_reward = reward
         if self._state.terminal:
             self._over = True
+
+    def _snapshot(self) -> tuple | None:
+        """What a step changes, kept so that ``_restore`` can undo it: None when no opponent is a policy (the
+        engine and the random seats cannot fail halfway through a step)."""
+        if not self._has_policies:
+            return None
+        return (self._state.copy(keep_log=True), self.np_random.bit_generator.state, self.num_steps, self._over,
+                self._potential, self._pending_reward, self._mask, self.game_seed)
+
+    def _restore(self, snap: tuple | None) -> None:
+        """Undo what happened since ``_snapshot``: the game in place (the same ``State`` object), the counters,
+        the pending reward and the environment's generator."""
+        if snap is None:
+            return
+        state, rng_state, self.num_steps, self._over, self._potential, self._pending_reward, self._mask, \
+            self.game_seed = snap
+        if self._state is None:                # a reset (the vector environment's autoreset) failed halfway
+            self._state = state
+        else:
+            self._state.restore(state)
+        self.np_random.bit_generator.state = rng_state
 
     def _play(self, action) -> tuple[float, bool, bool, bool]:
         """``step`` without its observation and info: (reward, terminated, truncated, illegal)."""
@@ -215,6 +249,15 @@ class BlackAngelSingleAgentEnv(gym.Env):
         if self._over:
             raise RuntimeError("the episode is over (terminated or truncated): call reset() before step()")
         a = self._as_action(action)            # IllegalActionError, before anything changes
+        snap = self._snapshot()
+        try:
+            return self._play_checked(s, a)
+        except BaseException:
+            self._restore(snap)                # an opponent policy failed: the step is undone
+            raise
+
+    def _play_checked(self, s: State, a: int) -> tuple[float, bool, bool, bool]:
+        """``_play`` of the action id ``a``, checked to be in the action space."""
         self.num_steps += 1
         truncated = self.max_steps is not None and self.num_steps >= self.max_steps
         mask = self._legal_mask()
@@ -288,6 +331,15 @@ class BlackAngelSingleAgentEnv(gym.Env):
             raise IllegalActionError(f"action {a} is outside the action space Discrete({A.NUM_ACTIONS})")
         return a
 
+    def _opponent_action(self, action: Any, seat: int) -> int:
+        """The action id an opponent policy returned for ``seat`` (the learner's forms); IllegalActionError
+        naming the seat for anything else."""
+        try:
+            return self._as_action(action)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"the opponent policy of player_{seat} returned an invalid action: {e}") \
+                from None
+
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
             self._mask = engine.legal_mask(self._state)
@@ -316,7 +368,7 @@ class BlackAngelSingleAgentEnv(gym.Env):
                 legal = engine.legal_actions(s)
                 a = legal[int(self.np_random.integers(len(legal)))]
             else:
-                a = call(encode_observation(s, p), engine.legal_mask(s), s.copy())
+                a = self._opponent_action(call(encode_observation(s, p), engine.legal_mask(s), s.copy()), p)
             engine.apply(s, a)
         self._mask = None
         return self._step_reward()

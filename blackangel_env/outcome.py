@@ -49,10 +49,10 @@ def check_reward(reward: str, reward_scale: float | None) -> float:
     """The reward scale to use; ValueError naming the problem for an unknown scheme or a bad scale."""
     if not isinstance(reward, str) or reward not in REWARD_SCHEMES:
         raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {reward!r}")
-    try:
-        scale = DEFAULT_REWARD_SCALE if reward_scale is None else float(reward_scale)
-    except (TypeError, ValueError):
-        raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}") from None
+    if reward_scale is not None and (isinstance(reward_scale, (bool, np.bool_, str, bytes))
+                                     or not isinstance(reward_scale, (int, float, np.integer, np.floating))):
+        raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+    scale = DEFAULT_REWARD_SCALE if reward_scale is None else float(reward_scale)
     if not np.isfinite(scale) or scale <= 0:
         raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
     return scale

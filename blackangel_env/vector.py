@@ -35,7 +35,9 @@ reset with those seeds, and as ``SyncVectorEnv``.
 
 Opponents (``BlackAngel-v0``, ``num_players`` 2-4): ``opponents`` is passed to every game, so one policy object is
 shared by the N games (a policy keeping per-game state should not be); by default each game plays its other seats
-uniformly at random from its own seeded generator.
+uniformly at random from its own seeded generator.  When a policy fails during ``step`` (it raises, or returns an
+invalid action), every game is put back as it was before the step and the error propagates, as in the single
+environment.
 """
 
 from __future__ import annotations
@@ -121,6 +123,15 @@ class BlackAngelVectorEnv(VectorEnv):
         if self._masks is None:
             raise RuntimeError("call reset() before step()")
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
+        undo = self._snapshot()
+        try:
+            return self._step(acts, same_step)
+        except BaseException:
+            self._restore(undo)                     # an opponent policy failed: no game has moved
+            raise
+
+    def _step(self, acts: np.ndarray, same_step: bool):
+        """``step`` of checked actions."""
         batch = self._new_info()
         self._obs = np.empty_like(self._obs)       # written in place of a copy: less memory traffic
         final_obs: dict[int, np.ndarray] = {}
@@ -174,6 +185,26 @@ class BlackAngelVectorEnv(VectorEnv):
             env.close()
 
     # -- internals ------------------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple | None:
+        """Each game's ``_snapshot`` and the batches a step changes, when the games have opponent policies (which
+        may fail halfway through a step); None otherwise."""
+        if not self.envs[0]._has_policies:
+            return None
+        return ([env._snapshot() for env in self.envs], self._obs, self._masks, self._rewards.copy(),
+                self._terminations.copy(), self._truncations.copy(), self._autoreset.copy())
+
+    def _restore(self, undo: tuple | None) -> None:
+        """Undo a step from its ``_snapshot``."""
+        if undo is None:
+            return
+        snaps, self._obs, self._masks, rewards, terminations, truncations, autoreset = undo
+        for env, snap in zip(self.envs, snaps):
+            env._restore(snap)
+        self._rewards[:] = rewards
+        self._terminations[:] = terminations
+        self._truncations[:] = truncations
+        self._autoreset[:] = autoreset
+
     def _seeds(self, seed) -> list[int | None]:
         n = self.num_envs
         if seed is None:

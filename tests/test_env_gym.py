@@ -204,6 +204,63 @@ def test_opponent_protocol():
         cheat.reset(seed=0)
 
 
+class _Flaky:
+    """An opponent policy that answers with a 0-d integer array (what SB3's ``predict`` returns) and, when
+    ``fail`` is set, fails once: it raises, or returns a float."""
+
+    def __init__(self):
+        self.fail = None
+
+    def __call__(self, observation, action_mask, state):
+        how, self.fail = self.fail, None
+        if how == "raise":
+            raise RuntimeError("the policy's own bug")
+        if how == "float":
+            return 3.0
+        return np.array(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("how", ["raise", "float"])
+def test_a_failing_opponent_policy_leaves_the_step_undone(how):
+    """Bad input changes nothing: when an opponent policy fails in the middle of ``step`` (after the learner's
+    action was applied), the step is undone (game, step count, pending reward, the environment's generator)
+    and the learner may retry the same action; a 0-d integer array is a valid answer of a policy."""
+    flaky = _Flaky()
+    env = BlackAngelSingleAgentEnv(num_players=3, opponents=flaky)
+    env.reset(seed=8)
+    failed = 0
+    for _ in range(60):
+        if env._over:
+            break
+        flaky.fail = how
+        before = (env.game_state.to_dict(), env.num_steps, env._pending_reward, env.np_random.bit_generator.state)
+        state_object = env.game_state
+        a = int(np.flatnonzero(env.action_masks())[-1])
+        try:
+            env.step(a)
+        except (RuntimeError, IllegalActionError) as e:
+            assert ("player_" in str(e)) if how == "float" else "own bug" in str(e)
+            failed += 1
+            after = (env.game_state.to_dict(), env.num_steps, env._pending_reward,
+                     env.np_random.bit_generator.state)
+            assert after == before and env.game_state is state_object
+            assert env.game_state.actor == env.seat
+            env.step(a)                                  # the retry, the policy answering this time
+    assert failed >= 3
+
+
+def test_a_failing_opponent_during_reset_leaves_no_game():
+    flaky = _Flaky()
+    env = BlackAngelSingleAgentEnv(num_players=2, seat=1, opponents=flaky)
+    flaky.fail = "raise"
+    with pytest.raises(RuntimeError, match="own bug"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=0)                                    # a new reset plays
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
 # --- MaskablePPO through SubprocVecEnv --------------------------------------------------------------------------
 
 class _CheckedEnv(BlackAngelSingleAgentEnv):
@@ -278,7 +335,9 @@ def test_render_modes_follow_gymnasium_convention():
 
 @pytest.mark.parametrize("bad", [{"max_steps": 0}, {"max_steps": -5}, {"max_steps": 2.5}, {"max_steps": True},
                                  {"seat": True}, {"seat": 1.0}, {"reward": "dense"}, {"reward_scale": "x"},
-                                 {"reward_scale": 0}, {"illegal_reward": "x"}, {"illegal_reward": float("nan")}])
+                                 {"reward_scale": 0}, {"reward_scale": "0.1"}, {"reward_scale": True},
+                                 {"illegal_reward": "x"}, {"illegal_reward": "-1"}, {"illegal_reward": True},
+                                 {"illegal_reward": float("nan")}])
 def test_bad_options_are_refused(bad):
     kw = {"num_players": 2, **bad}
     with pytest.raises(ValueError):

@@ -282,7 +282,7 @@ def test_raw_env_calls_before_reset_raise_a_clear_error():
 
 @pytest.mark.parametrize("bad", [{"max_cycles": -5}, {"max_cycles": 0}, {"max_steps": -1}, {"max_steps": 2.5},
                                  {"max_cycles": True}, {"max_steps": "10"}, {"reward_scale": "x"},
-                                 {"render_viewer": 1.0}])
+                                 {"reward_scale": "0.1"}, {"reward_scale": True}, {"render_viewer": 1.0}])
 def test_bad_step_limits_and_options_are_refused(bad):
     """Issue 15 item 4: ``max_cycles=-5`` was accepted (and ignored)."""
     with pytest.raises(ValueError):

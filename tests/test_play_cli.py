@@ -62,10 +62,16 @@ def test_resume_keeps_the_seat_and_the_opponents(tmp_path):
     r = _run(["play", "--load", str(save), "--seat", "2"], "quit\n")
     assert r.returncode == 0 and "you play seat 2" in r.stdout and "player_2>" in r.stdout
     for bad, message in (({"seat": -1}, "'play.seat' must be"), ({"opponents": 3}, "'play.opponents' must be"),
-                         ({"who": 1}, "'play' must hold only")):
+                         ({"who": 1}, "'play' must hold only"),
+                         ({"seat": 5}, "'play.seat' is 5, but the game has 3 player(s)")):
         save.write_text(json.dumps(dict(record, play=bad)))
         r = _run(["play", "--load", str(save)], "")
         assert r.returncode == 2 and message in r.stderr
+    cut = dict(record, config={k: v for k, v in record["config"].items() if k != "num_players"})
+    save.write_text(json.dumps(cut))                  # a default player count would replay another game
+    for cmd in (["play", "--load", str(save)], ["replay", str(save)]):
+        r = _run(cmd, "")
+        assert r.returncode == 2 and "the record's config lacks 'num_players'" in r.stderr, r.stderr
     old = dict(record)
     del old["play"]                                   # a record written before the entry existed: seat 0, random bots
     save.write_text(json.dumps(old))

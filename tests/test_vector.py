@@ -240,6 +240,37 @@ def test_returned_batches_are_never_written_by_later_calls():
     assert len({id(o) for o, *_ in returned}) == len(returned)
 
 
+def test_a_failing_opponent_policy_puts_every_game_back():
+    """The vector form of the single environment's rule: an opponent policy failing halfway through a step
+    leaves every game (those stepped before it included) and the batches as they were."""
+    state = {"calls": 0, "fail_at": None}
+
+    def policy(observation, action_mask, s):
+        state["calls"] += 1
+        if state["fail_at"] is not None and state["calls"] >= state["fail_at"]:
+            state["fail_at"] = None
+            raise RuntimeError("policy failure")
+        return int(np.flatnonzero(action_mask)[0])
+
+    envs = BlackAngelVectorEnv(3, num_players=2, opponents=policy)
+    envs.reset(seed=21)
+    rng = np.random.default_rng(1)
+    failures = 0
+    for _ in range(25):
+        acts = _masked_actions(envs.action_masks(), rng)
+        games = [env.game_state.to_dict() for env in envs.envs]
+        masks = envs.action_masks()
+        state["fail_at"] = state["calls"] + 2          # fails once some game has moved, most steps
+        try:
+            envs.step(acts)
+        except RuntimeError:
+            failures += 1
+            assert [env.game_state.to_dict() for env in envs.envs] == games
+            assert np.array_equal(envs.action_masks(), masks)
+            envs.step(acts)
+    assert failures >= 5
+
+
 def test_make_vec_vector_entry_point():
     envs = gym.make_vec("BlackAngelSolo-v0", num_envs=2, vectorization_mode="vector_entry_point",
                         reward="margin", max_steps=5)
