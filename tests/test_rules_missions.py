@@ -283,6 +283,48 @@ def test_spend_a_technology_from_grid_or_ejected():
     checked(s)
 
 
+def test_spending_an_ejected_tile_spends_a_starting_tile_first():
+    """Appendix "spend 1 technology, either from your grid or ejected from it" and R-A8: with an ejected standard
+    tile and an ejected Starting tile, SPEND_EJECTED_TECH spends the Starting tile, the choice that is never
+    worse: the Advanced tile "2 VP per ejected Technology tile" counts standard tiles only (rules-notes D13).
+    Spending the standard tile (the engine's lowest-id rule before, found by a rules audit) cost that Advanced
+    tile its VP."""
+    from blackangel_env.constants import AE_EJECTED_TECH, START_TILE0
+    from blackangel_env.engine.end import advanced_tiles_detail
+    from blackangel_env.state import TL_GRID
+
+    s, d = _position(6, value=1, owner=0)
+    std = int(s.tech_stack[ORANGE, int(s.tech_stack_n[ORANGE]) - 1])      # a standard tile, ejected
+    s.tech_stack[ORANGE, int(s.tech_stack_n[ORANGE]) - 1] = -1
+    s.tech_stack_n[ORANGE] -= 1
+    s.tile_where[std] = TL_EJECTED + 0
+    cell = [c for c in range(9) if int(s.grid[0, c]) >= START_TILE0][0]    # a Starting tile, ejected
+    start = int(s.grid[0, cell])
+    s.grid[0, cell] = -1
+    s.tile_where[start] = TL_EJECTED + 0
+    adv = [a for a in range(ADV_TILE0, ADV_TILE0 + 16) if s.comp.tile_adv[a] == AE_EJECTED_TECH][0]
+    if int(s.adv_slots[0]) != adv:                       # bring it to display slot 0 (from the deck or a slot)
+        pos = s.adv_deck.tolist().index(adv) if adv in s.adv_deck.tolist() else None
+        if pos is not None:
+            s.adv_deck[pos] = s.adv_slots[0]
+        else:
+            s.adv_slots[s.adv_slots.tolist().index(adv)] = s.adv_slots[0]
+        s.adv_slots[0] = adv
+    s.adv_slots[0] = -1
+    s.grid[0, cell] = adv
+    s.tile_where[adv] = TL_GRID + 0
+    checked(s)
+    before = advanced_tiles_detail(s, 0)
+    assert [(x["elements"], x["vp"]) for x in before] == [(1, 2)]
+    _use(s, d, 6)
+    act(s, "ACTIVATE")
+    assert s.phase == PH_PAY and is_legal(s, "SPEND_EJECTED_TECH")
+    act(s, "SPEND_EJECTED_TECH")
+    assert int(s.tile_where[start]) == TL_DISCARD and int(s.tile_where[std]) == TL_EJECTED + 0
+    assert [(x["elements"], x["vp"]) for x in advanced_tiles_detail(s, 0)] == [(1, 2)]
+    checked(s)
+
+
 def test_spend_a_ship_and_a_mission_card_of_any_colour():
     """Appendix orange 12 "spend 1 ship from your storage area and 1 Mission card from your hand (of the color
     of your choice) to gain 3 VP": every hand card may be chosen; Ravager cards may not be spent instead."""

@@ -127,7 +127,9 @@ def _do_pay(s: State, a: int) -> None:
         _spend_tile(s, p, t)
         m[M_PAY_TECH] -= 1
     elif a == A.SPEND_EJECTED_TECH:
-        t = int(np.flatnonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p)[0])
+        # a Starting tile before a standard one (the highest id): only standard tiles count for the Advanced
+        # tile "per ejected Technology tile" (R-A8, rules-notes D13); within each kind the tiles are alike
+        t = int(np.flatnonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p)[-1])
         _spend_tile(s, p, t)
         m[M_PAY_TECH] -= 1
     else:
