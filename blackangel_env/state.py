@@ -295,8 +295,8 @@ class State:
     _rng = None
     _rng_reader = None
     log = None
-    _legal_key = None
-    _legal = None
+    _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
+    _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
     mv = _Memory()
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
@@ -307,8 +307,7 @@ class State:
         self._rng_state = None
         self._rng_reader = None           # reads _rng's raw state for copies (blackangel_env.generator_state)
         self.log: list | None = None      # readable event log (list of strings) or None when not recorded
-        self._legal_key = None
-        self._legal = None
+        self._legal_cache = None
         self._bind()
 
     @property
@@ -378,6 +377,7 @@ class State:
         new.buf = self.buf.copy()
         new._rng_state = st
         new._fields = self._fields                      # the layout's views table (_bind)
+        new._pred = self._pred                          # the same layout, components and board
         if keep_log and self.log is not None:
             new.log = list(self.log)
         return new                                      # the other attributes: the class's defaults
@@ -398,21 +398,21 @@ class State:
         self._rng_state = snap._rng_state
         self._rng_reader = None
         self.log = snap.log if other.log is not None else None
-        self._legal_key = None
-        self._legal = None
+        self._legal_cache = None
+        self._pred = None
 
     def __getstate__(self) -> dict:
         # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, and the named views
         # would come back as arrays of their own, apart from the buffer: neither is carried (the views are made
         # again on first use)
         fields = self._fields
-        d = {k: v for k, v in self.__dict__.items() if k not in fields and k != "mv"}
+        d = {k: v for k, v in self.__dict__.items() if k not in fields and k not in ("mv", "_pred")}
         d["_rng_reader"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
         fields = d.get("_fields", ())                  # views pickled by an older version are dropped too
-        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k != "mv"})
+        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k not in ("mv", "_pred")})
         self.__dict__.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:

@@ -4,7 +4,7 @@ draw tile's cards), return the die, the hand limit; then the turn ends.
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DISCARD_MISSION, KEEP_MISSION
 from ..constants import COLOURS
 from ..state import (
     DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
@@ -18,12 +18,12 @@ from .rounds import _end_turn
 
 
 def _legal_keep(s: State) -> list[int]:
-    return [A.KEEP_MISSION + int(c) for c in s.drawn if c >= 0]
+    return [KEEP_MISSION + int(c) for c in s.drawn if c >= 0]
 
 
 def _legal_hand_limit(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
-    return [A.DISCARD_MISSION + c for c in _hand_missions(s, p)]
+    return [DISCARD_MISSION + c for c in _hand_missions(s, p)]
 
 
 def _a3(s: State) -> None:
@@ -71,7 +71,7 @@ def _draw_two(s: State, p: int, c: int, ret: int) -> None:
 def _do_keep(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
-    keep = a - A.KEEP_MISSION
+    keep = a - KEEP_MISSION
     for c in s.drawn.tolist():
         if c == keep:
             _to_hand(s, p, c)
@@ -101,7 +101,7 @@ def _hand_limit(s: State) -> None:
 
 
 def _do_hand_limit(s: State, a: int) -> None:
-    card = a - A.DISCARD_MISSION
+    card = a - DISCARD_MISSION
     _discard_mission(s, card)
     if s.log is not None:
         _log(s, f"{seat_name(s, s.mv[M_TURN_PLAYER])} discards Mission card {card} (hand limit)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import actions as A
+from ..actions import ACTIVATE, DONE, SPEND_EJECTED_TECH, SPEND_MISSION, SPEND_TECH
 from ..constants import ADV_TILE0, COLOURS, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH
 from ..state import (
     BOT, M_ACTION, M_ACTOR, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MISSION, M_OWNER, M_PAY_MISSION, M_PAY_RETURN,
@@ -27,9 +27,9 @@ def _legal_mission(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     card = m[M_MISSION]
-    out = [A.DONE] if m[M_DONE] > 0 else []
+    out = [DONE] if m[M_DONE] > 0 else []
     if m[M_DONE] < m[M_VALUE] and _can_pay(s, p, s.comp.mission_cost[card]):
-        out.append(A.ACTIVATE)
+        out.append(ACTIVATE)
     return out
 
 
@@ -37,19 +37,19 @@ def _legal_pay(s: State) -> list[int]:
     m = s.mv
     p = m[M_PAY_SEAT]
     if m[M_PAY_TECH] > 0:
-        out = [A.SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
+        out = [SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
         if np.any(s.tile_where[:ADV_TILE0] == TL_EJECTED + p):
-            out.append(A.SPEND_EJECTED_TECH)
+            out.append(SPEND_EJECTED_TECH)
         return out
-    return [A.SPEND_MISSION + c for c in _hand_missions(s, p)]
+    return [SPEND_MISSION + c for c in _hand_missions(s, p)]
 
 
 def _legal_owner(s: State) -> list[int]:
     p = s.mv[M_OWNER]
     card = s.mv[M_MISSION]
     if _can_pay(s, p, s.comp.mission_cost[card]):
-        return [A.DONE, A.ACTIVATE]
-    return [A.DONE]
+        return [DONE, ACTIVATE]
+    return [DONE]
 
 
 def _start_mission(s: State, p: int, card: int) -> None:
@@ -111,7 +111,7 @@ def _activation_gain(s: State) -> None:
 def _do_mission(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _finish_mission(s)
         return
     _activate(s, p, m[M_MISSION], PH_MISSION)
@@ -120,20 +120,20 @@ def _do_mission(s: State, a: int) -> None:
 def _do_pay(s: State, a: int) -> None:
     m = s.mv
     p = m[M_PAY_SEAT]
-    if A.SPEND_TECH <= a < A.SPEND_TECH + 9:
-        cell = a - A.SPEND_TECH
+    if SPEND_TECH <= a < SPEND_TECH + 9:
+        cell = a - SPEND_TECH
         t = s.grid.item(p, cell)
         s.grid[p, cell] = -1
         _spend_tile(s, p, t)
         m[M_PAY_TECH] -= 1
-    elif a == A.SPEND_EJECTED_TECH:
+    elif a == SPEND_EJECTED_TECH:
         # a Starting tile before a standard one (the highest id): only standard tiles count for the Advanced
         # tile "per ejected Technology tile" (R-A8, rules-notes D13); within each kind the tiles are alike
         t = int(np.flatnonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p)[-1])
         _spend_tile(s, p, t)
         m[M_PAY_TECH] -= 1
     else:
-        card = a - A.SPEND_MISSION
+        card = a - SPEND_MISSION
         _discard_mission(s, card)
         m[M_PAY_MISSION] -= 1
     if m[M_PAY_TECH] == 0 and m[M_PAY_MISSION] == 0:
@@ -172,7 +172,7 @@ def _finish_mission(s: State) -> None:
 def _do_owner(s: State, a: int) -> None:
     m = s.mv
     owner = m[M_OWNER]
-    if a == A.DONE:
+    if a == DONE:
         _after_owner(s)
         return
     _activate(s, owner, m[M_MISSION], PH_OWNER)

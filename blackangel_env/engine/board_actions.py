@@ -4,7 +4,7 @@ Ravager card's effect (rulebook, Ravager cards), then the action's first step.
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DISCARD_MISSION, DONE, USE_BOOST
 from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, BE_VP_ON_ACTION, COLOURS, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
     RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT,
@@ -27,7 +27,7 @@ from .repair import _legal_repair
 def _legal_action_boost(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
     a = s.mv[M_ACTION]
-    return [A.DONE] + [A.USE_BOOST + cell for cell in _boost_cells(s, p, BE_VP_ON_ACTION)
+    return [DONE] + [USE_BOOST + cell for cell in _boost_cells(s, p, BE_VP_ON_ACTION)
                        if s.comp.tile_boost_arg[s.grid.item(p, cell)] == a]
 
 
@@ -40,15 +40,15 @@ def _legal_ravager_discard(s: State) -> list[int]:
     colour = m[M_DIE_COLOUR]
     if s.comp.action_kind[a] == ACT_COMMAND and ev == 0 and s.hand_mc.item(p, colour) == 1:
         cards = [c for c in cards if c // 20 != colour]   # keep the card a star die must place
-    return [A.DISCARD_MISSION + c for c in cards]
+    return [DISCARD_MISSION + c for c in cards]
 
 
 def _do_action_boost(s: State, a: int) -> None:
     p = s.mv[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _resolve_ravager_effect(s)
         return
-    t = s.grid.item(p, a - A.USE_BOOST)
+    t = s.grid.item(p, a - USE_BOOST)
     s.tile_boost[t] = 0
     gain_vp(s, p, 2, SRC_BOOST, f"tile {t}'s 1x on action {s.mv[M_ACTION] + 1}")
     if len(_legal_action_boost(s)) == 1:
@@ -97,7 +97,7 @@ def _resolve_ravager_effect(s: State) -> None:
 
 
 def _do_ravager_discard(s: State, a: int) -> None:
-    card = a - A.DISCARD_MISSION
+    card = a - DISCARD_MISSION
     _discard_mission(s, card)
     if s.log is not None:
         _log(s, f"{seat_name(s, s.mv[M_TURN_PLAYER])} discards Mission card {card} (Ravager effect)")

@@ -4,7 +4,7 @@ placing a Mission card on the ship's hex.
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DONE, LAUNCH_SHIP, MOVE_SHIP, PLACE_MISSION, SELECT_SHIP
 from ..board import black_angel_hex
 from ..state import (
     M_ACTOR, M_DIE_COLOUR, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_STRIPS, M_PHASE, M_SHIP_HEX, M_SHIP_LAUNCH,
@@ -31,20 +31,20 @@ def _legal_ship_select(s: State) -> list[int]:
         colour = m[M_DIE_COLOUR]
         for h in _own_ship_hexes(s, p):
             if _can_place_at(s, h, colour):
-                out.append(A.SELECT_SHIP + h)
+                out.append(SELECT_SHIP + h)
         if (s.ships.item(p) >= 1 and s.robots_break.item(p) >= 2 and _can_place_at(s, ba, colour)
                 and _occupancy_ok(s, ba, p, -1)):
-            out.append(A.LAUNCH_SHIP)
+            out.append(LAUNCH_SHIP)
         return out
     for h in _own_ship_hexes(s, p):
         if _destinations(s, p, h, rmin, rmax, True):
-            out.append(A.SELECT_SHIP + h)
+            out.append(SELECT_SHIP + h)
     launch = []
     if s.ships.item(p) >= 1 and s.robots_break.item(p) >= 1 and _destinations(s, p, ba, rmin, rmax, False):
-        launch = [A.LAUNCH_SHIP]
+        launch = [LAUNCH_SHIP]
     if command:
         return out + launch
-    out.append(A.DONE)
+    out.append(DONE)
     return out + launch         # in A1: guarded by legal_actions (R-A2)
 
 
@@ -53,7 +53,7 @@ def _legal_ship_move(s: State) -> list[int]:
     p = m[M_ACTOR]
     existing = not m[M_SHIP_LAUNCH]
     dests = _destinations(s, p, m[M_SHIP_HEX], m[M_MOVE_MIN], m[M_MOVE_RANGE], existing)
-    return [A.MOVE_SHIP + h for h in dests]      # in A1: guarded by legal_actions (R-A2)
+    return [MOVE_SHIP + h for h in dests]      # in A1: guarded by legal_actions (R-A2)
 
 
 def _legal_command_card(s: State) -> list[int]:
@@ -61,20 +61,20 @@ def _legal_command_card(s: State) -> list[int]:
     p = m[M_TURN_PLAYER]
     h = m[M_SHIP_HEX]
     colour = m[M_DIE_COLOUR]
-    out = [] if m[M_VALUE] == 0 else [A.DONE]
+    out = [] if m[M_VALUE] == 0 else [DONE]
     if _can_place_at(s, h, colour) and s.robots_break.item(p) >= 1:
-        out.extend(A.PLACE_MISSION + c for c in _hand_missions(s, p) if c // 20 == colour)
+        out.extend(PLACE_MISSION + c for c in _hand_missions(s, p) if c // 20 == colour)
     return out
 
 
 def _do_ship_select(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
-    if a == A.DONE:
+    if a == DONE:
         _finish_tile(s)
         return
     ba = black_angel_hex(m[M_N_STRIPS])
-    if a == A.LAUNCH_SHIP:
+    if a == LAUNCH_SHIP:
         s.ships[p] -= 1
         s.robots_break[p] -= 1          # the pilot
         m[M_SHIP_LAUNCH] = 1
@@ -83,7 +83,7 @@ def _do_ship_select(s: State, a: int) -> None:
             _log(s, f"{seat_name(s, p)} launches a ship")
     else:
         m[M_SHIP_LAUNCH] = 0
-        m[M_SHIP_HEX] = a - A.SELECT_SHIP
+        m[M_SHIP_HEX] = a - SELECT_SHIP
     if m[M_MOVE_RANGE] == 0:            # a star die: no movement (Command step 1)
         if m[M_SHIP_LAUNCH]:
             _add_ship(s, ba, p)
@@ -96,7 +96,7 @@ def _do_ship_select(s: State, a: int) -> None:
 def _do_ship_move(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
-    dest = a - A.MOVE_SHIP
+    dest = a - MOVE_SHIP
     if not m[M_SHIP_LAUNCH]:
         _remove_ship(s, m[M_SHIP_HEX], p)
     _add_ship(s, dest, p)
@@ -111,10 +111,10 @@ def _do_ship_move(s: State, a: int) -> None:
 def _do_command_card(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _a3(s)
         return
-    card = a - A.PLACE_MISSION
+    card = a - PLACE_MISSION
     h = m[M_SHIP_HEX]
     place_mission(s, p, card, h)
     _a3(s)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DESTROY, DONE
 from ..state import M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND, State
 
 from .core import _log, seat_name
@@ -13,18 +13,18 @@ from .a3 import _a3
 def _legal_destroy(s: State) -> list[int]:
     m = s.mv
     rem = m[M_VALUE] - m[M_DONE]
-    out = [A.DONE] if m[M_DONE] > 0 else []
-    out.extend([A.DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
+    out = [DONE] if m[M_DONE] > 0 else []
+    out.extend([DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
     return out
 
 
 def _do_destroy(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _a3(s)
         return
-    loc = a - A.DESTROY
+    loc = a - DESTROY
     k = s.rav_count.item(loc)
     for i in range(k):
         r = s.rav_loc.item(loc, i)

@@ -4,7 +4,7 @@ inject each into the grid (ejecting a tile at the far end, an Advanced one besid
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import ADVANCED_SPACE, DONE, INJECT, TAKE_ADVANCED, TAKE_TECH
 from ..constants import ADV_TILE0, COLOURS
 from ..state import (
     M_ACTOR, M_ADVANCED, M_DONE, M_EJECTED_ADV, M_PHASE, M_TAKEN_TILE, M_TURN_PLAYER, M_VALUE, PH_ADVANCED_SPACE,
@@ -30,43 +30,43 @@ def _discover_has_option(s: State, remaining: int) -> bool:
 def _legal_discover(s: State) -> list[int]:
     m = s.mv
     rem = m[M_VALUE] - m[M_DONE]
-    out = [A.DONE] if m[M_DONE] > 0 else []
+    out = [DONE] if m[M_DONE] > 0 else []
     costs = s.comp.display_costs
     for i, t in enumerate(s.display.tolist()):
         if t >= 0 and costs[i] <= rem:
-            out.append(A.TAKE_TECH + i)
+            out.append(TAKE_TECH + i)
     if rem >= s.comp.advanced_cost:
         for k, t in enumerate(s.adv_slots.tolist()):
             if t >= 0:
-                out.append(A.TAKE_ADVANCED + k)
+                out.append(TAKE_ADVANCED + k)
     return out
 
 
 def _legal_inject(s: State) -> list[int]:
     t = s.mv[M_TAKEN_TILE]
     if t >= ADV_TILE0:
-        return [A.INJECT + 0, A.INJECT + 3]      # the two black arrows at the corner (rules-notes C11)
-    return [A.INJECT + k for k in range(6)]
+        return [INJECT + 0, INJECT + 3]      # the two black arrows at the corner (rules-notes C11)
+    return [INJECT + k for k in range(6)]
 
 
 def _legal_advanced_space(s: State) -> list[int]:
     p = s.mv[M_ACTOR]
-    return [A.ADVANCED_SPACE + k for k in range(3) if s.adv_space.item(p, k) < 0]
+    return [ADVANCED_SPACE + k for k in range(3) if s.adv_space.item(p, k) < 0]
 
 
 def _do_discover(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _a3(s)
         return
-    if a < A.TAKE_ADVANCED:
-        pos = a - A.TAKE_TECH
+    if a < TAKE_ADVANCED:
+        pos = a - TAKE_TECH
         t = s.display.item(pos)
         s.display[pos] = -1                   # not replaced; the others do not move (Discover notes)
         m[M_DONE] += s.comp.display_costs[pos]
     else:
-        slot = a - A.TAKE_ADVANCED
+        slot = a - TAKE_ADVANCED
         t = s.adv_slots.item(slot)
         _refill_adv_slot(s, slot)             # replaced at once from the deck (Discover notes)
         m[M_DONE] += s.comp.advanced_cost
@@ -81,7 +81,7 @@ def _do_inject(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
     t = m[M_TAKEN_TILE]
-    arrow = a - A.INJECT
+    arrow = a - INJECT
     if arrow < 3:
         cells = [arrow * 3 + c for c in range(3)]          # enters at the left, pushes right
     else:
@@ -132,7 +132,7 @@ def _eject_tile(s: State, p: int, t: int) -> None:
 def _do_advanced_space(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
-    k = a - A.ADVANCED_SPACE
+    k = a - ADVANCED_SPACE
     t = m[M_EJECTED_ADV]
     s.adv_space[p, k] = t
     s.tile_where[t] = TL_ADV_SPACE + p

@@ -5,7 +5,7 @@ followed to its end where needed.
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DONE, PLAY_MISSION, PLAY_RAVAGER
 from ..state import (
     M_KEEP_RETURN, M_MOVE_RETURN, M_PHASE, M_TILE_RETURN, M_TURN_PLAYER, PH_A1_TILES, PH_COMMAND_CARD, PH_KEEP,
     PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, State,
@@ -25,10 +25,10 @@ def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
     verdict: dict[int, bool] = {}
     for a in candidates:
         # A Mission card's slot does not change what A2 can do right after it is played: test each card once.
-        if A.PLAY_MISSION <= a < A.PLAY_RAVAGER + 6:
+        if PLAY_MISSION <= a < PLAY_RAVAGER + 6:
             # Playing a card only takes it from the hand, and die uses depend on the hand through its counts
             # per colour: test each colour (and the Ravager card) once, on the position without that card.
-            key = (a - A.PLAY_MISSION) // 120 if a < A.PLAY_RAVAGER else 3
+            key = (a - PLAY_MISSION) // 120 if a < PLAY_RAVAGER else 3
             ok = verdict.get(key)
             if ok is None:
                 ok = verdict[key] = _a2_possible_without_card(s, p, key)
@@ -81,10 +81,10 @@ def _a2_still_possible(t: State, p: int) -> bool:
     if ph not in _TILE_SUBPHASES or not _a1_effect_in_progress(t):
         return a2_possible(t, p)
     choices = _LEGAL[ph](t)
-    if A.DONE in choices and a2_possible(t, p):
+    if DONE in choices and a2_possible(t, p):
         return True
     for a in choices:
-        if a != A.DONE:
+        if a != DONE:
             u = t.copy()
             _dispatch(u, a)
             if _a2_still_possible(u, p):

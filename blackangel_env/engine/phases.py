@@ -50,12 +50,12 @@ def legal_actions(s: State) -> list[int]:
 
 def _legal_list(s: State) -> list[int]:
     """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
-    key = s.buf.tobytes()
-    if s._legal_key == key:
-        return s._legal
+    key = s.mv.tobytes()
+    c = s._legal_cache
+    if c is not None and c[0] == key:
+        return c[1]
     out = _compute_legal(s)
-    s._legal_key = key
-    s._legal = out
+    s._legal_cache = (key, out)
     return out
 
 
@@ -117,7 +117,7 @@ def apply_unchecked(s: State, action: int) -> None:
 
 
 def _dispatch(s: State, action: int) -> None:
-    s._legal_key = None
+    s._legal_cache = None
     _APPLY[s.mv[M_PHASE]](s, action)
 
 

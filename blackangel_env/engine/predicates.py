@@ -39,7 +39,7 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 import numpy as np
 
-from .. import actions as A
+from ..actions import BOARD_ACTION, MISSION_ACTION
 from ..constants import (
     ACT_COMMAND, ACT_DISCOVER, ACT_REPAIR, ADV_TILE0, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP,
     G_TECH, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_MISSION, RAV_ROBOT, T_ASTEROID,
@@ -152,14 +152,11 @@ _TABLES: dict = {}
 
 
 def _tables(s: State) -> _Tables:
-    """The tables of the state's layout and components, built on first use."""
-    f = s._fields
-    comp = s.comp
-    key = (id(f), id(comp))
-    t: _Tables = _TABLES.get(key)
-    if t is None or t.fields is not f or t.comp is not comp:
-        t = _TABLES[key] = _Tables(f, comp)
-    return t
+    """The tables of the state's layout and components (kept on the state: ``_pred_cache``)."""
+    c = s._pred
+    if c is None:
+        c = _pred_cache(s)
+    return c[0]
 
 
 @cython.cclass
@@ -184,11 +181,30 @@ _BOARDS: dict = {}
 
 
 def _board(s: State) -> _Board:
+    """The board of the state's number of strips (kept on the state: ``_pred_cache``)."""
+    c = s._pred
+    if c is None:
+        c = _pred_cache(s)
+    return c[1]
+
+
+def _pred_cache(s: State) -> tuple:
+    """The state's ``(tables, board)``, from the module's caches (built on first use for a layout and components,
+    and for a number of strips), kept in ``State._pred``: a state's layout, components and number of strips
+    never change after set-up, and its copies share them."""
+    f = s._fields
+    comp = s.comp
+    key = (id(f), id(comp))
+    t: _Tables = _TABLES.get(key)
+    if t is None or t.fields is not f or t.comp is not comp:
+        t = _TABLES[key] = _Tables(f, comp)
     n = s.mv[M_N_STRIPS]
     b = _BOARDS.get(n)
     if b is None:
         b = _BOARDS[n] = _Board(n)
-    return b
+    c = (t, b)
+    s._pred = c
+    return c
 
 
 def _readable(buf):
@@ -570,13 +586,13 @@ def die_uses(s: State, p: cython.int, colour: cython.int, value: cython.int, res
     card: cython.int
     for a in range(6):
         if t.act_colour[a] == colour and _board_ok(buf, t, g, s.buf, p, a, value):
-            out.append(A.BOARD_ACTION + a)
+            out.append(BOARD_ACTION + a)
     if value >= 1:
         for h in range(g.nh):
             card = buf[t.hex_card + h]
             if (card >= 0 and t.mis_kind[card] == MISSION_ACTIVATION and t.mis_colour[card] == colour
                     and _mission_ok(buf, t, p, card, res_delta, 0)):
-                out.append(A.MISSION_ACTION + card)
+                out.append(MISSION_ACTION + card)
     return out
 
 

@@ -4,7 +4,7 @@ onto a tile of the grid (which activates it).
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DEBRIS_TO_STORAGE, DEBRIS_TO_TILE, DONE, REPAIR_ACTION, REPAIR_DIE
 from ..state import DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, PH_DEBRIS, PH_REPAIR, State
 
 from .phases import register
@@ -14,36 +14,36 @@ from .tiles import _activatable, _start_tile
 
 def _legal_repair(s: State) -> list[int]:
     m = s.mv
-    out = [A.DONE] if m[M_DONE] > 0 else []
-    out.extend([A.REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
+    out = [DONE] if m[M_DONE] > 0 else []
+    out.extend([REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
     owners = s.die_owner.tolist()
     damaged = s.die_damaged.tolist()
     for c in range(3):
         if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
-            out.append(A.REPAIR_DIE + c)
+            out.append(REPAIR_DIE + c)
     return out
 
 
 def _legal_debris(s: State) -> list[int]:
     p = s.mv[M_ACTOR]
-    out = [A.DEBRIS_TO_STORAGE]
+    out = [DEBRIS_TO_STORAGE]
     debris = s.tile_debris
     for cell, t in enumerate(s.grid[p].tolist()):
         if _activatable(s, t) and not debris[t]:
-            out.append(A.DEBRIS_TO_TILE + cell)
+            out.append(DEBRIS_TO_TILE + cell)
     return out
 
 
 def _do_repair(s: State, a: int) -> None:
     m = s.mv
-    if a == A.DONE:
+    if a == DONE:
         _a3(s)
         return
-    if a < A.REPAIR_DIE:
-        act = a - A.REPAIR_ACTION
+    if a < REPAIR_DIE:
+        act = a - REPAIR_ACTION
         s.dmg[act] -= 1                        # the cube that damages the action goes first
     else:
-        c = a - A.REPAIR_DIE
+        c = a - REPAIR_DIE
         for d in range(6 * c, 6 * c + 6):
             if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
                 s.die_damaged[d] = 0
@@ -54,11 +54,11 @@ def _do_repair(s: State, a: int) -> None:
 
 def _do_debris(s: State, a: int) -> None:
     p = s.mv[M_ACTOR]
-    if a == A.DEBRIS_TO_STORAGE:
+    if a == DEBRIS_TO_STORAGE:
         s.debris[p] += 1
         _continue_repair(s)
         return
-    cell = a - A.DEBRIS_TO_TILE
+    cell = a - DEBRIS_TO_TILE
     t = s.grid.item(p, cell)
     s.tile_debris[t] = 1
     _start_tile(s, cell, PH_REPAIR, False)

@@ -4,7 +4,10 @@ line; choose a die (own, or bought), modify it, and choose its use.
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import (
+    BOARD_ACTION, DONE, FLIP_DIE, MISSION_ACTION, PLAY_MISSION, PLAY_RAVAGER, RESOLVE_TILE, SELECT_DIE,
+    SET_DIE_COLOUR, USE_BOOST,
+)
 from ..constants import BE_SET_THREE, BE_VP_ON_ACTION, COLOURS
 from ..state import (
     BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
@@ -29,11 +32,11 @@ def _legal_a1_card(s: State) -> list[int]:
     cands = []
     if empty:
         for card in _hand_missions(s, p):
-            base = A.PLAY_MISSION + card * 6
+            base = PLAY_MISSION + card * 6
             cands.extend([base + k for k in empty])
         if s.hand_rav.item(p) > 0:
-            cands.extend([A.PLAY_RAVAGER + k for k in empty])
-    return [A.DONE] + _guarded(s, p, cands)
+            cands.extend([PLAY_RAVAGER + k for k in empty])
+    return [DONE] + _guarded(s, p, cands)
 
 
 def _pending_cells(s: State) -> list[int]:
@@ -45,12 +48,12 @@ def _legal_a1_tiles(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
     # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
     # use): every tile is judged with the choices its effect leads to
-    return [A.DONE] + _guarded(s, p, [A.RESOLVE_TILE + c for c in _pending_cells(s)])
+    return [DONE] + _guarded(s, p, [RESOLVE_TILE + c for c in _pending_cells(s)])
 
 
 def _legal_a2_die(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
-    return [A.SELECT_DIE + d for d in _selectable_dice(s, p)]
+    return [SELECT_DIE + d for d in _selectable_dice(s, p)]
 
 
 def _legal_a2_modify(s: State) -> list[int]:
@@ -62,7 +65,7 @@ def _legal_a2_modify(s: State) -> list[int]:
     cache: dict = {}
     out = _die_uses(s, p, colour, value)               # a new list
     if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, debris_delta=-1):
-        out.append(A.FLIP_DIE)
+        out.append(FLIP_DIE)
     for i, (cell, eff, bc) in enumerate(boosts):
         if bc != colour:
             continue
@@ -72,7 +75,7 @@ def _legal_a2_modify(s: State) -> list[int]:
         else:
             ok = any(_die_reachable(s, p, c2, value, can_flip, rest, cache) for c2 in range(3) if c2 != colour)
         if ok:
-            out.append(A.USE_BOOST + cell)
+            out.append(USE_BOOST + cell)
     return out
 
 
@@ -83,7 +86,7 @@ def _legal_die_colour(s: State) -> list[int]:
     can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris.item(p) >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
-    return [A.SET_DIE_COLOUR + c for c in range(3)
+    return [SET_DIE_COLOUR + c for c in range(3)
             if c != colour and _die_reachable(s, p, c, value, can_flip, boosts, cache)]
 
 
@@ -97,18 +100,18 @@ def _line_cells(slot: int) -> list[int]:
 def _do_a1_card(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _enter_a2(s)
         return
-    if a >= A.PLAY_RAVAGER:
-        slot = a - A.PLAY_RAVAGER
+    if a >= PLAY_RAVAGER:
+        slot = a - PLAY_RAVAGER
         r = _lowest_hand_ravager(s, p)
         s.rav_where[r] = RV_SLOT + p
         s.hand_rav[p] -= 1
         s.slots[p, slot] = RAVAGER_SLOT + r
         colour = -1
     else:
-        card, slot = divmod(a - A.PLAY_MISSION, 6)
+        card, slot = divmod(a - PLAY_MISSION, 6)
         s.mc_where[card] = MC_SLOT + p
         s.hand_mc[p, card // 20] -= 1
         s.slots[p, slot] = card
@@ -131,11 +134,11 @@ def _do_a1_card(s: State, a: int) -> None:
 
 def _do_a1_tiles(s: State, a: int) -> None:
     m = s.mv
-    if a == A.DONE:
+    if a == DONE:
         m[M_PENDING] = 0
         _enter_a2(s)
         return
-    cell = a - A.RESOLVE_TILE
+    cell = a - RESOLVE_TILE
     m[M_PENDING] = m[M_PENDING] & ~(1 << cell)
     _start_tile(s, cell, PH_A1_TILES, False)
 
@@ -155,7 +158,7 @@ def _enter_a2(s: State) -> None:
 def _do_a2_die(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    d = a - A.SELECT_DIE
+    d = a - SELECT_DIE
     owner = s.die_owner.item(d)
     bought = owner != p
     if bought:
@@ -183,7 +186,7 @@ def _do_a2_die(s: State, a: int) -> None:
 def _do_a2_modify(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.FLIP_DIE:
+    if a == FLIP_DIE:
         s.debris[p] -= 1
         v = FLIP[m[M_DIE_VALUE]]
         m[M_DIE_VALUE] = v
@@ -191,8 +194,8 @@ def _do_a2_modify(s: State, a: int) -> None:
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} spends a debris to flip the die to {v}")
         return
-    if A.USE_BOOST <= a < A.USE_BOOST + 9:
-        cell = a - A.USE_BOOST
+    if USE_BOOST <= a < USE_BOOST + 9:
+        cell = a - USE_BOOST
         t = s.grid.item(p, cell)
         s.tile_boost[t] = 0
         if s.comp.tile_boost[t] == BE_SET_THREE:
@@ -204,11 +207,11 @@ def _do_a2_modify(s: State, a: int) -> None:
             if s.log is not None:
                 _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: change the die's colour")
         return
-    if a >= A.MISSION_ACTION and a < A.MISSION_ACTION + 60:
-        _start_mission(s, p, a - A.MISSION_ACTION)
+    if a >= MISSION_ACTION and a < MISSION_ACTION + 60:
+        _start_mission(s, p, a - MISSION_ACTION)
         return
     # BOARD_ACTION
-    act = a - A.BOARD_ACTION
+    act = a - BOARD_ACTION
     m[M_ACTION] = act
     if any(s.comp.tile_boost_arg[s.grid.item(p, c)] == act for c in _boost_cells(s, p, BE_VP_ON_ACTION)):
         m[M_PHASE] = PH_ACTION_BOOST
@@ -217,7 +220,7 @@ def _do_a2_modify(s: State, a: int) -> None:
 
 
 def _do_die_colour(s: State, a: int) -> None:
-    s.mv[M_DIE_COLOUR] = a - A.SET_DIE_COLOUR
+    s.mv[M_DIE_COLOUR] = a - SET_DIE_COLOUR
     s.mv[M_PHASE] = PH_A2_MODIFY
 
 

@@ -4,7 +4,7 @@ game), the optional reservation, B.2 clear the board around the player's grid, B
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import DONE, RESERVE_DIE, USE_BOOST
 from ..constants import BE_FREE_RESERVE, COLOURS
 from ..state import (
     BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER, PH_B_RESERVE,
@@ -27,14 +27,14 @@ def _legal_b_reserve(s: State) -> list[int]:
     reserved = s.die_reserved.tolist()
     own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
     if free >= 0:
-        return [A.RESERVE_DIE + d for d in own if d // 6 == free]
-    out = [A.DONE]
+        return [RESERVE_DIE + d for d in own if d // 6 == free]
+    out = [DONE]
     if not m[M_B_PAID] and s.res.item(p) >= 1:
-        out.extend(A.RESERVE_DIE + d for d in own)
+        out.extend(RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
         c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
         if any(d // 6 == c for d in own):
-            out.append(A.USE_BOOST + cell)
+            out.append(USE_BOOST + cell)
     return out
 
 
@@ -78,15 +78,15 @@ def _neutral_dice(s: State) -> None:
 def _do_b_reserve(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
-    if a == A.DONE:
+    if a == DONE:
         _finish_b(s)
         return
-    if A.USE_BOOST <= a < A.USE_BOOST + 9:
-        t = s.grid.item(p, a - A.USE_BOOST)
+    if USE_BOOST <= a < USE_BOOST + 9:
+        t = s.grid.item(p, a - USE_BOOST)
         s.tile_boost[t] = 0
         m[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
         return
-    d = a - A.RESERVE_DIE
+    d = a - RESERVE_DIE
     s.die_reserved[d] = 1
     if m[M_B_FREE_COLOUR] >= 0:
         m[M_B_FREE_COLOUR] = -1

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from .. import actions as A
+from ..actions import DONE, RESERVE_DIE
 from ..components import Components, default_components, load_components
 from ..config import ConfigError, GameConfig
 from ..constants import ADV_TILE0, COLOURS, START_TILE0, T_ASTEROID
@@ -217,13 +217,13 @@ def _next_setup_reserve(s: State, start: int) -> None:
 def _legal_setup_reserve(s: State) -> list[int]:
     p = s.mv[M_SETUP_SEAT]
     reserved = s.die_reserved.tolist()
-    return [A.DONE] + [A.RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
+    return [DONE] + [RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
 
 
 def _do_setup_reserve(s: State, a: int) -> None:
     p = s.mv[M_SETUP_SEAT]
-    if a != A.DONE:
-        d = a - A.RESERVE_DIE
+    if a != DONE:
+        d = a - RESERVE_DIE
         s.die_reserved[d] = 1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (player aid)")

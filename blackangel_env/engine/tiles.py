@@ -4,7 +4,7 @@ effect that needs a choice has its own phase (option, adjacent tile, draw colour
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import ACTIVATE_ADJACENT, DONE, DRAW_COLOUR, ROBOT_TO_BREAK_ROOM, ROBOT_TO_WORKSTATION, TILE_OPTION
 from ..constants import (
     ADV_TILE0, COLOURS, TE_ACT_HORIZONTAL, TE_ACT_VERTICAL, TE_DEBRIS, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP,
     TE_OR, TE_RESOURCE, TE_ROBOT, TE_SHIP, TE_VP,
@@ -22,7 +22,7 @@ from .a3 import _draw_two
 
 
 def _legal_tile_option(s: State) -> list[int]:
-    return [A.TILE_OPTION, A.TILE_OPTION + 1]
+    return [TILE_OPTION, TILE_OPTION + 1]
 
 
 def _activatable(s: State, t: int) -> bool:
@@ -36,25 +36,25 @@ def _legal_tile_adjacent(s: State) -> list[int]:
     eff = s.mv[M_TILE_EFFECT]
     r, c = divmod(cell, 3)
     cells = [(r - 1, c), (r + 1, c)] if eff == TE_ACT_VERTICAL else [(r, c - 1), (r, c + 1)]
-    out = [A.DONE]
+    out = [DONE]
     for rr, cc in cells:
         if 0 <= rr < 3 and 0 <= cc < 3:
             t = s.grid.item(p, rr * 3 + cc)
             if _activatable(s, t) and s.comp.tile_effect[t] not in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-                out.append(A.ACTIVATE_ADJACENT + rr * 3 + cc)     # in A1: guarded by legal_actions (R-A2)
+                out.append(ACTIVATE_ADJACENT + rr * 3 + cc)     # in A1: guarded by legal_actions (R-A2)
     return out
 
 
 def _legal_tile_draw(s: State) -> list[int]:
-    return [A.DONE] + [A.DRAW_COLOUR + c for c in range(3) if _mission_available(s, c)]
+    return [DONE] + [DRAW_COLOUR + c for c in range(3) if _mission_available(s, c)]
 
 
 def _legal_tile_robot(s: State) -> list[int]:
     p = s.mv[M_ACTOR]
     cands = []
     if s.robots_break.item(p) > 0:
-        cands.extend(A.ROBOT_TO_WORKSTATION + c for c in range(3))
-    out = [A.DONE] + [A.ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws.item(p, c) > 0]
+        cands.extend(ROBOT_TO_WORKSTATION + c for c in range(3))
+    out = [DONE] + [ROBOT_TO_BREAK_ROOM + c for c in range(3) if s.robots_ws.item(p, c) > 0]
     return out + cands          # in A1: guarded by legal_actions (R-A2)
 
 
@@ -130,23 +130,23 @@ def _do_tile_option(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
     t = s.grid.item(p, m[M_TILE_CELL])
-    _run_tile_effect(s, s.comp.tile_options[t][a - A.TILE_OPTION])
+    _run_tile_effect(s, s.comp.tile_options[t][a - TILE_OPTION])
 
 
 def _do_tile_adjacent(s: State, a: int) -> None:
-    if a == A.DONE:
+    if a == DONE:
         _finish_tile(s)
         return
-    _start_tile(s, a - A.ACTIVATE_ADJACENT, s.mv[M_TILE_RETURN], True)
+    _start_tile(s, a - ACTIVATE_ADJACENT, s.mv[M_TILE_RETURN], True)
 
 
 def _do_tile_draw(s: State, a: int) -> None:
     m = s.mv
     p = m[M_ACTOR]
-    if a == A.DONE:
+    if a == DONE:
         _finish_tile(s)
         return
-    c = a - A.DRAW_COLOUR
+    c = a - DRAW_COLOUR
     if m[M_ADVANCED]:
         _draw_two(s, p, c, PH_TILE_DRAW)      # advanced rules: draw 2, keep 1
         return
@@ -160,12 +160,12 @@ def _do_tile_draw(s: State, a: int) -> None:
 
 def _do_tile_robot(s: State, a: int) -> None:
     p = s.mv[M_ACTOR]
-    if a >= A.ROBOT_TO_BREAK_ROOM and a < A.ROBOT_TO_BREAK_ROOM + 3:
-        c = a - A.ROBOT_TO_BREAK_ROOM
+    if a >= ROBOT_TO_BREAK_ROOM and a < ROBOT_TO_BREAK_ROOM + 3:
+        c = a - ROBOT_TO_BREAK_ROOM
         s.robots_ws[p, c] -= 1
         s.robots_break[p] += 1
-    elif a != A.DONE:
-        c = a - A.ROBOT_TO_WORKSTATION
+    elif a != DONE:
+        c = a - ROBOT_TO_WORKSTATION
         s.robots_break[p] -= 1
         s.robots_ws[p, c] += 1
         _remove_neutral_robot(s, c)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import actions as A
+from ..actions import PASS, SEQUENCE_A, SEQUENCE_B
 from ..state import M_PHASE, M_TURN_PLAYER, PH_A1_CARD, PH_TURN, State
 
 from .core import SEQ_A, SEQ_B, _log, seat_name
@@ -16,18 +16,18 @@ from .sequence_b import _sequence_b
 def _legal_turn(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
     if a2_possible(s, p):
-        return [A.SEQUENCE_A, A.SEQUENCE_B]
+        return [SEQUENCE_A, SEQUENCE_B]
     if is_final_turn(s):
-        return [A.SEQUENCE_B, A.PASS]
-    return [A.SEQUENCE_B]
+        return [SEQUENCE_B, PASS]
+    return [SEQUENCE_B]
 
 
 def _do_turn(s: State, a: int) -> None:
     p = s.mv[M_TURN_PLAYER]
-    if a == A.SEQUENCE_A:
+    if a == SEQUENCE_A:
         s.last_seq[p] = SEQ_A
         s.mv[M_PHASE] = PH_A1_CARD
-    elif a == A.SEQUENCE_B:
+    elif a == SEQUENCE_B:
         s.last_seq[p] = SEQ_B
         _sequence_b(s, p)
     else:  # PASS
