@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--players", default="1,2,3,4")
-    ap.add_argument("--rules", default="base,advanced", help="base, advanced or both")
+    ap.add_argument("--rules", default="base,advanced", help="base, advanced, or both as base,advanced (the default)")
     ap.add_argument("--play", choices=("uniform", "weighted"), default="uniform",
                     help="uniform random play, or play weighted toward rarely offered actions (RareFirst)")
     ap.add_argument("--masks", action="store_true", help="also apply every legal action of every state on a copy")

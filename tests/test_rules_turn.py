@@ -12,7 +12,7 @@ import helpers as H
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.constants import GRAY, GREEN, ORANGE, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP, TE_VP
-from blackangel_env.state import PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_TILE_ROBOT, PH_TURN
+from blackangel_env.state import PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_TILE_ROBOT, PH_TURN, TL_GRID
 
 SEQ = [A.SEQUENCE_A, A.SEQUENCE_B]
 
@@ -122,6 +122,47 @@ def test_r_a2_card_play_that_would_leave_no_die_use_is_illegal():
     assert H.is_legal(s, "DONE")
     with pytest.raises(engine.IllegalActionError):
         H.act(s, "PLAY_MISSION", 0 * 6 + 0)
+
+
+def test_r_a2_a_card_play_whose_tile_makes_the_die_usable_again_is_legal():
+    """R-A2 judges a card play by what A1 can still lead to, the tiles the card activates included (SEQUENCE A,
+    step 1: "By doing so, you activate one or more Technology tiles in the same row/column").  The orange star's
+    only use is to place the only orange card with Command; playing that card leaves no card to place, unless
+    the orange "draw a Mission card" tile it activates draws another one.  So the card may be played on the
+    two slots that activate that tile (left of row 2, below column 1) and on no other; once it is played, DONE
+    (ending A1 with no die usable) is not offered, and the tile's draw offers only the colour that keeps the
+    star usable.  Found by a rules audit: the guard judged every card play on the hand without the card."""
+    s = H.game(n=3, seed=1)
+    H.clear_dice(s)
+    H.clear_ravagers(s)
+    H.clear_ships(s)
+    H.no_icons(s)
+    for q in range(3):
+        H.clear_hand(s, q)
+        H.discard_hand_ravagers(s, q)
+    s.res[0] = 0
+    s.debris[0] = 0
+    H.give_die(s, 0, ORANGE, 0)                     # the only die: an orange star
+    H.mission_to_hand(s, 0, 2)                      # the only card: orange Mission card 2
+    H.set_hex(s, 12, ORANGE)
+    H.ship_to(s, 0, 12)                             # a ship on an empty orange hex
+    H.clear_grid(s, 0)
+    draw = [t for t in range(16) if s.comp.tile_effect[t] == TE_DRAW_MISSION][0]     # an orange draw tile
+    H._detach_tile(s, draw)
+    s.grid[0, H.cell(2, 1)] = draw
+    s.tile_where[draw] = TL_GRID + 0
+    H.checked(s)
+    H.start_turn(s, 0)
+    assert engine.legal_actions(s) == SEQ
+    H.act(s, "SEQUENCE_A")
+    assert sorted(H.blocks_legal(s, "PLAY_MISSION")) == [2 * 6 + 1, 2 * 6 + 3]   # left of row 2, below col 1
+    H.act(s, "PLAY_MISSION", 2 * 6 + 1)
+    assert s.phase == PH_A1_TILES and engine.legal_actions(s) == [A.RESOLVE_TILE + H.cell(2, 1)]
+    H.act(s, "RESOLVE_TILE", H.cell(2, 1))
+    assert H.legal_names(s) == ["DRAW_COLOUR(orange)"]
+    H.act(s, "DRAW_COLOUR", ORANGE)
+    assert s.phase == PH_A2_DIE and H.blocks_legal(s, "SELECT_DIE")
+    H.checked(s)
 
 
 def test_r_a2_guard_lifted_when_another_die_use_cannot_be_lost():

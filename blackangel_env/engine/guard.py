@@ -22,23 +22,31 @@ def _guarded(s: State, p: int, candidates: list[int]) -> list[int]:
     if not candidates or _a2_robust(s, p):
         return candidates
     out = []
-    verdict: dict[int, bool] = {}
+    verdict: dict = {}
     for a in candidates:
-        # A Mission card's slot does not change what A2 can do right after it is played: test each card once.
         if PLAY_MISSION <= a < PLAY_RAVAGER + 6:
-            # Playing a card only takes it from the hand, and die uses depend on the hand through its counts
-            # per colour: test each colour (and the Ravager card) once, on the position without that card.
-            key = (a - PLAY_MISSION) // 120 if a < PLAY_RAVAGER else 3
-            ok = verdict.get(key)
+            # Die uses depend on the hand through its counts per colour, so the cards of a colour (and the
+            # Ravager cards) are alike; the slot decides which tiles the card activates.  A play is kept when a
+            # die stays usable without the card (the activated tiles may all be declined), else when resolving
+            # the tiles it activates can make one usable again (a tile may draw a card, bring a resource...).
+            colour, slot = ((a - PLAY_MISSION) // 120, (a - PLAY_MISSION) % 6) if a < PLAY_RAVAGER \
+                else (3, a - PLAY_RAVAGER)
+            ok = verdict.get((colour, slot))
             if ok is None:
-                ok = verdict[key] = _a2_possible_without_card(s, p, key)
+                ok = verdict.get(colour)
+                if ok is None:
+                    ok = verdict[colour] = _a2_possible_without_card(s, p, colour)
+                if not ok:
+                    t = s.copy()
+                    _dispatch(t, a)
+                    ok = _a2_still_possible(t, p)
+                verdict[(colour, slot)] = ok
         else:
-            key = -1 - a
-            ok = verdict.get(key)
+            ok = verdict.get(-1 - a)
             if ok is None:
                 t = s.copy()
                 _dispatch(t, a)
-                ok = verdict[key] = _a2_still_possible(t, p)
+                ok = verdict[-1 - a] = _a2_still_possible(t, p)
         if ok:
             out.append(a)
     return out
@@ -73,11 +81,14 @@ def _a1_effect_in_progress(s: State) -> bool:
 
 
 def _a2_still_possible(t: State, p: int) -> bool:
-    """After an A1 step (on a copy): A1 can still end with a die usable in A2.  Out of a tile effect (back to
-    the tiles left to resolve, whose DONE ends A1 at once, or in A2) that is ``a2_possible``; inside an A1 tile
+    """After an A1 step (on a copy): A1 can still end with a die usable in A2.  In A2 that is ``a2_possible``;
+    back among the activated tiles left to resolve, it is ``a2_possible`` (their DONE ends A1) or a tile whose
+    resolution leads there (the legal tiles of that step, which this guard has judged so); inside an A1 tile
     effect it is some choice of the effect that leads there (a DONE finishes the effect and changes nothing a
     die use depends on; a ship to move or an option to take must each be followed)."""
     ph = t.mv[M_PHASE]
+    if ph == PH_A1_TILES:
+        return a2_possible(t, p) or any(a != DONE for a in _LEGAL[ph](t))
     if ph not in _TILE_SUBPHASES or not _a1_effect_in_progress(t):
         return a2_possible(t, p)
     choices = _LEGAL[ph](t)

@@ -19,7 +19,7 @@ from .core import _log, gain_vp, seat_name
 from .decks import _hand_missions, _lowest_hand_ravager
 from .dice import FLIP
 from .phases import register
-from .die_uses import _boost_cells, _die_boosts, _die_reachable, _die_uses, _selectable_dice
+from .die_uses import _a2_robust, _boost_cells, _die_boosts, _die_reachable, _die_uses, _selectable_dice, a2_possible
 from .guard import _guarded
 from .tiles import _activatable, _start_tile
 from .activation import _start_mission
@@ -47,8 +47,13 @@ def _pending_cells(s: State) -> list[int]:
 def _legal_a1_tiles(s: State) -> list[int]:
     p = s.mv[M_TURN_PLAYER]
     # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
-    # use): every tile is judged with the choices its effect leads to
-    return [DONE] + _guarded(s, p, [RESOLVE_TILE + c for c in _pending_cells(s)])
+    # use): every tile is judged with the choices its effect leads to; DONE (ending A1) only while a die is
+    # usable, since a card may be played because a tile it activates makes a die usable again
+    cands = [RESOLVE_TILE + c for c in _pending_cells(s)]
+    if _a2_robust(s, p):
+        return [DONE] + cands
+    tiles = _guarded(s, p, cands)
+    return ([DONE] if a2_possible(s, p) else []) + tiles
 
 
 def _legal_a2_die(s: State) -> list[int]:
