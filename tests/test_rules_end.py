@@ -270,6 +270,27 @@ def test_copies_of_an_advanced_tile_use_different_elements():
     assert sum(d["vp"] for d in scoring.advanced_tiles_detail(s, 0)) == 8   # capped at 4 + 4
 
 
+def test_ejected_tech_tile_counts_ejected_starting_tiles_too():
+    """Appendix ADVANCED TECHNOLOGY "gain 2 VP per ejected Technology tile" and R-D13: the Starting Technology
+    tiles (COMPONENTS: "12 Starting Technology tiles") count when ejected, as standard ones do: one ejected
+    standard tile and one ejected Starting tile -> 4 VP.  Found by a rules audit (rules-notes D13 counted
+    standard tiles only)."""
+    from blackangel_env.constants import AE_EJECTED_TECH, START_TILE0
+    from blackangel_env.state import TL_EJECTED
+
+    s = _position(3)
+    start = [int(t) for t in s.grid[0].tolist() if t >= START_TILE0][0]
+    clear_grid(s, 0)                                     # the grid's tiles leave the game
+    s.tile_where[start] = TL_EJECTED + 0                 # the Starting tile, ejected instead
+    std = int(s.tech_stack[ORANGE, int(s.tech_stack_n[ORANGE]) - 1])
+    s.tech_stack[ORANGE, int(s.tech_stack_n[ORANGE]) - 1] = -1
+    s.tech_stack_n[ORANGE] -= 1
+    s.tile_where[std] = TL_EJECTED + 0                   # a standard tile, ejected
+    put_tile(s, 0, 0, _adv(s, AE_EJECTED_TECH))
+    checked(s)
+    assert [(d["elements"], d["vp"]) for d in scoring.advanced_tiles_detail(s, 0)] == [(2, 4)]
+
+
 def test_debris_on_tiles_counts_in_storage_at_the_end():
     """EN END OF THE GAME notes: debris on tiles moves to storage at the end, so it counts for the "per
     debris in storage" Advanced tile."""

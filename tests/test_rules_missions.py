@@ -283,12 +283,10 @@ def test_spend_a_technology_from_grid_or_ejected():
     checked(s)
 
 
-def test_spending_an_ejected_tile_spends_a_starting_tile_first():
-    """Appendix "spend 1 technology, either from your grid or ejected from it" and R-A8: with an ejected standard
-    tile and an ejected Starting tile, SPEND_EJECTED_TECH spends the Starting tile, the choice that is never
-    worse: the Advanced tile "2 VP per ejected Technology tile" counts standard tiles only (rules-notes D13).
-    Spending the standard tile (the engine's lowest-id rule before, found by a rules audit) cost that Advanced
-    tile its VP."""
+def test_spending_an_ejected_tile_costs_one_of_the_tiles_counted():
+    """Appendix "spend 1 technology, either from your grid or ejected from it", R-A8 and R-D13: ejected standard
+    and Starting tiles count alike for the Advanced tile "2 VP per ejected Technology tile", so spending either
+    costs that tile one element (2 VP); the engine spends the highest id, here the Starting tile."""
     from blackangel_env.constants import AE_EJECTED_TECH, START_TILE0
     from blackangel_env.engine.end import advanced_tiles_detail
     from blackangel_env.state import TL_GRID
@@ -315,7 +313,7 @@ def test_spending_an_ejected_tile_spends_a_starting_tile_first():
     s.tile_where[adv] = TL_GRID + 0
     checked(s)
     before = advanced_tiles_detail(s, 0)
-    assert [(x["elements"], x["vp"]) for x in before] == [(1, 2)]
+    assert [(x["elements"], x["vp"]) for x in before] == [(2, 4)]
     _use(s, d, 6)
     act(s, "ACTIVATE")
     assert s.phase == PH_PAY and is_legal(s, "SPEND_EJECTED_TECH")

@@ -46,8 +46,8 @@ def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
     out: dict[tuple[int, int], int] = {}
     for c in range(3):
         out[(AE_TILES_OF_COLOUR, c)] = sum(1 for t in grid if t < N_TECH and comp.tile_colour[t] == c)
-    # Ejected Technology tiles: standard tiles only (rules-notes D13, Starting tiles are colourless).
-    out[(AE_EJECTED_TECH, -1)] = where[:N_TECH].count(TL_EJECTED + p)
+    # Ejected Technology tiles, Starting Technology tiles included (R-D13: the count has no colour)
+    out[(AE_EJECTED_TECH, -1)] = where[:ADV_TILE0].count(TL_EJECTED + p)
     out[(AE_DEBRIS, -1)] = s.debris.item(p)
     out[(AE_RAVAGERS, -1)] = s.hand_rav.item(p)
     adv_in_grid = sum(1 for t in grid if t >= ADV_TILE0)
