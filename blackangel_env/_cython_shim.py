@@ -97,3 +97,7 @@ def boundscheck(flag: bool):
 
 
 wraparound = initializedcheck = cdivision = boundscheck
+
+
+def locals(**types):  # noqa: A001 - cython.locals: C types for a function's local variables
+    return _identity

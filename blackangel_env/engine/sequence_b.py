@@ -4,6 +4,11 @@ game), the optional reservation, B.2 clear the board around the player's grid, B
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import DONE, RESERVE_DIE, USE_BOOST
 from ..constants import BE_FREE_RESERVE, COLOURS
 from ..state import (
@@ -20,12 +25,14 @@ from .die_uses import _boost_cells
 from .rounds import _end_turn
 
 
+@cython.locals(p=cython.long, free=cython.long, d=cython.Py_ssize_t, reserved=list, owner=list)
 def _legal_b_reserve(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     free = m[M_B_FREE_COLOUR]
     reserved = s.die_reserved.tolist()
-    own = [d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
+    owner = s.die_owner.tolist()
+    own = [d for d in range(18) if owner[d] == p and not reserved[d]]
     if free >= 0:
         return [RESERVE_DIE + d for d in own if d // 6 == free]
     out = [DONE]

@@ -4,6 +4,11 @@
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 import numpy as np
 
 from ..board import black_angel_hex, neighbours
@@ -35,15 +40,13 @@ def _hex_block(s: State) -> np.ndarray:
     return s.buf[start:end].reshape(4, -1)
 
 
+@cython.locals(hs=list, q=cython.long, i=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def _own_ship_hexes(s: State, p: int) -> list[int]:
-    # a player has at most one ship per hex; list.count / list.index scan in C, as in _hand_missions
+    # a player has at most one ship per hex; one pass with C ints (compiled), as in decks._hand_missions
     hs = s.hex_ship.ravel().tolist()
-    out = []
-    i = -1
-    for _ in range(hs.count(p)):
-        i = hs.index(p, i + 1)
-        out.append(i >> 1)
-    return out
+    q = p
+    n = len(hs)
+    return [i >> 1 for i in range(n) if hs[i] == q]
 
 
 def _ships_on(s: State, h: int) -> list[int]:
