@@ -109,9 +109,13 @@ class BlackAngelVectorEnv(VectorEnv):
         seeds = self._seeds(seed)
         batch = self._new_info()
         self._obs = np.empty_like(self._obs)       # a new batch each call: the one returned before stays as it was
-        for i, (env, s) in enumerate(zip(self.envs, seeds)):
-            env._start(s)
-            self._write(i, env, False, batch)
+        try:
+            for i, (env, s) in enumerate(zip(self.envs, seeds)):
+                env._start(s)
+                self._write(i, env, False, batch)
+        except BaseException:
+            self._masks = None                      # an opponent policy failed: step asks for a new reset
+            raise
         self._terminations[:] = False
         self._truncations[:] = False
         self._autoreset[:] = False

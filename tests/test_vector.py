@@ -269,6 +269,14 @@ def test_a_failing_opponent_policy_puts_every_game_back():
             assert np.array_equal(envs.action_masks(), masks)
             envs.step(acts)
     assert failures >= 5
+    second = BlackAngelVectorEnv(2, num_players=2, seat=1, opponents=policy)   # seat 0 moves before the learner
+    state["fail_at"] = state["calls"] + 1                # a reset that fails leaves no batch to step
+    with pytest.raises(RuntimeError, match="policy failure"):
+        second.reset(seed=5)
+    with pytest.raises(RuntimeError, match="reset"):
+        second.step(np.zeros(2, dtype=np.int64))
+    second.reset(seed=5)
+    second.step(_masked_actions(second.action_masks(), rng))
 
 
 def test_make_vec_vector_entry_point():
