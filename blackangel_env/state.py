@@ -267,16 +267,7 @@ class _Memory:
         return v
 
 
-_legal_actions = None      # the engine's legal actions of a position, given by use_legal_actions
 _position_check = None     # the engine's check that a live position can go on, given by use_position_check
-
-
-def use_legal_actions(legal_actions) -> None:
-    """The engine's legal actions of a position (``blackangel_env.engine``, which imports this module, gives
-    them); ``State.from_dict`` uses ``use_position_check``'s check when there is one, else refuses a live position
-    that offers no legal action."""
-    global _legal_actions
-    _legal_actions = legal_actions
 
 
 def use_position_check(check) -> None:
@@ -494,12 +485,9 @@ class State:
             raise StateError(f"saved state is inconsistent: {e}") from None
         except (IndexError, KeyError, ValueError, TypeError) as e:  # a value the checks meet before their own
             raise StateError(f"saved state is inconsistent: {type(e).__name__}: {e}") from None
-        if not state.terminal and (_position_check is not None or _legal_actions is not None):
+        if not state.terminal and _position_check is not None:
             try:
-                if _position_check is not None:
-                    why = _position_check(state)
-                else:
-                    why = None if _legal_actions(state) else f"no legal action in phase {PHASE_NAMES[state.phase]}"
+                why = _position_check(state)
             except Exception as e:  # noqa: BLE001 - whatever a contradictory position makes the engine raise
                 raise StateError(f"saved state is inconsistent: its legal actions or their moves fail "
                                  f"({type(e).__name__}: {e})") from None

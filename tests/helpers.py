@@ -296,6 +296,17 @@ def clear_ships(s: State) -> None:
                 s.robots_supply[q] += 1
 
 
+def empty_table(s: State) -> None:
+    """No die, no Ravager on the board, no ship in Space, no Ravager icon on a hex and no Mission card in any
+    hand: the bare table that a rule scenario then fills."""
+    clear_dice(s)
+    clear_ravagers(s)
+    clear_ships(s)
+    no_icons(s)
+    for p in range(s.num_players):
+        clear_hand(s, p)
+
+
 def ships_at(s: State, h: int) -> list[int]:
     return [int(x) for x in s.hex_ship[h] if x >= 0]
 

@@ -133,12 +133,8 @@ def test_r_a2_a_card_play_whose_tile_makes_the_die_usable_again_is_legal():
     (ending A1 with no die usable) is not offered, and the tile's draw offers only the colour that keeps the
     star usable.  Found by a rules audit: the guard judged every card play on the hand without the card."""
     s = H.game(n=3, seed=1)
-    H.clear_dice(s)
-    H.clear_ravagers(s)
-    H.clear_ships(s)
-    H.no_icons(s)
+    H.empty_table(s)
     for q in range(3):
-        H.clear_hand(s, q)
         H.discard_hand_ravagers(s, q)
     s.res[0] = 0
     s.debris[0] = 0
@@ -274,12 +270,7 @@ def _boost_only_position(extra_orange: bool = False):
     """Advanced rules: player 0's only die is a gray 2 with no gray use; the 1x change-colour boost of gray
     tile 18 (boost side up) could make it orange and Discover. Returns the state at A1."""
     s = H.game(3, seed=1, advanced=True)
-    H.clear_dice(s)
-    H.clear_ravagers(s)
-    H.clear_ships(s)
-    H.no_icons(s)
-    for p in range(3):
-        H.clear_hand(s, p)
+    H.empty_table(s)
     s.debris[0] = 0
     s.res[0] = 0
     s.ships[0] = 0

@@ -159,5 +159,4 @@ def _dead_end(s: State) -> str | None:
     return None
 
 
-_state_module.use_legal_actions(_legal_list)      # kept for callers of the former hook
 _state_module.use_position_check(_dead_end)       # State.from_dict refuses a position that cannot go on
