@@ -238,7 +238,7 @@ def check_invariants(s: State) -> None:
     """Raise ``InvariantError`` naming the first broken law of the position ``s`` (module docstring)."""
     comp = s.comp
     L: _Layout = _layout(len(comp.display_costs))
-    b: cython.const[cython.short][::1] = _readable(s.buf)
+    b: cython.const[cython.short][::1] = _readable(s._typed)
     n: cython.int = b[M_N_PLAYERS]               # the registers start the buffer (``_Layout`` checks it)
     ph: cython.int = b[M_PHASE]
     n_strips: cython.int = b[M_N_STRIPS]

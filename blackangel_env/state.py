@@ -267,6 +267,33 @@ class _Memory:
         return v
 
 
+class _TypedMemory:
+    """``State._typed``: the state's buffer as the typed code of the compiled engine takes it, made on first read
+    (by the maker the engine gives ``use_typed_view``; without one, the numpy array) and kept in the state's
+    ``__dict__``.  Typed code takes a Cython memoryview object of its own module's type without the buffer
+    protocol and the format check that a numpy array costs it at every call (about 1,300 instructions)."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__["_typed"] = obj.buf if _typed_view is None else _typed_view(obj.buf)
+        return v
+
+
+_typed_view = None         # the engine's maker of State._typed, given by use_typed_view
+
+
+def use_typed_view(maker) -> None:
+    """Called by ``blackangel_env.engine``: ``maker(buf)`` returns the buffer as its typed code takes it."""
+    global _typed_view
+    _typed_view = maker
+
+
+# what a pickle leaves out besides the named views: the buffer's memoryviews and the engine's tables (made again)
+_NOT_PICKLED = ("mv", "_typed", "_pred")
+
 _position_check = None     # the engine's check that a live position can go on, given by use_position_check
 
 
@@ -289,6 +316,7 @@ class State:
     _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
     _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
     mv = _Memory()
+    _typed = _TypedMemory()
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -397,13 +425,13 @@ class State:
         # would come back as arrays of their own, apart from the buffer: neither is carried (the views are made
         # again on first use)
         fields = self._fields
-        d = {k: v for k, v in self.__dict__.items() if k not in fields and k not in ("mv", "_pred")}
+        d = {k: v for k, v in self.__dict__.items() if k not in fields and k not in _NOT_PICKLED}
         d["_rng_reader"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
         fields = d.get("_fields", ())                  # views pickled by an older version are dropped too
-        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k not in ("mv", "_pred")})
+        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k not in _NOT_PICKLED})
         self.__dict__.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:

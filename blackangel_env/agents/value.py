@@ -184,7 +184,7 @@ def evaluate(state: State, seat, w_good=None, w_tech_tile=None, w_vp_tile=None, 
     s = state
     p: cython.long = seat
     o: _Offsets = _offsets(s)
-    b: cython.const[cython.short][::1] = _readable(s.buf)
+    b: cython.const[cython.short][::1] = _readable(s._typed)
     i: cython.Py_ssize_t
     c: cython.Py_ssize_t
     d: cython.Py_ssize_t

@@ -91,7 +91,7 @@ def scroll_board(s: State, n_strips: int, lay) -> None:
     L: _Layout = _layout(s)
     if not 1 <= n_strips <= L.max_strips or n_strips * 5 > L.n_hexes:
         raise ValueError(f"scroll_board: {n_strips} strips on a board of {L.max_strips}")
-    _scroll(s.buf, L, n_strips, lay)
+    _scroll(s._typed, L, n_strips, lay)
 
 
 @cython.cfunc
@@ -150,8 +150,9 @@ def take_supply_dice(s: State, wanted) -> tuple[list, list]:
                              f"0-{MAX_SEATS - 1}, a colour 0-2 and a count >= 0")
     taken: list = []
     damaged: list = []
+    buf: cython.short[:] = s._typed
     for seat, colour, count in wanted:
-        _take(s.buf, L, seat, colour, count, taken, damaged)
+        _take(buf, L, seat, colour, count, taken, damaged)
     return taken, damaged
 
 

@@ -44,6 +44,7 @@ from ..constants import (
     ACT_COMMAND, ACT_DISCOVER, ACT_REPAIR, ADV_TILE0, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP,
     G_TECH, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT, RAV_DISCARD_MISSION, RAV_ROBOT, T_ASTEROID,
 )
+from .. import state as _state_module
 from ..state import DIE_SUPPLY, M_N_STRIPS, TL_EJECTED, State
 
 from .dice import FLIP
@@ -207,6 +208,18 @@ def _pred_cache(s: State) -> tuple:
     return c
 
 
+def _typed_view(buf):
+    """``State._typed`` (``state.use_typed_view``): compiled, the buffer as a typed memoryview object of this
+    module, which the predicates take at each call without the buffer protocol; interpreted, the array."""
+    if not cython.compiled:
+        return buf
+    v: cython.short[::1] = buf
+    return v
+
+
+_state_module.use_typed_view(_typed_view)
+
+
 def _readable(buf):
     """What the predicates index: the int16 buffer itself compiled (a typed memoryview), its Python ints
     interpreted."""
@@ -274,7 +287,7 @@ def can_pay(s: State, p: cython.int, cost, res_delta: cython.int = 0, debris_del
     if len(cost) != N_GOODS:
         raise ValueError(f"can_pay: a cost has {N_GOODS} goods, not {len(cost)}")
     _check_seat(p)
-    return _pay_ok(_readable(s.buf), _tables(s), p, cost[G_SHIP], cost[G_RESOURCE], cost[G_ROBOT], cost[G_DEBRIS],
+    return _pay_ok(_readable(s._typed), _tables(s), p, cost[G_SHIP], cost[G_RESOURCE], cost[G_ROBOT], cost[G_DEBRIS],
                    cost[G_RAVAGER], cost[G_MISSION], cost[G_TECH], res_delta, debris_delta)
 
 
@@ -296,7 +309,7 @@ def has_access(s: State, p: cython.int, card: cython.int) -> bool:
     """Seat p has access to Mission card ``card``: it is p's, or a ship of p is on its hex."""
     _check_seat(p)
     _check_card(s, card)
-    return _has_access(_readable(s.buf), _tables(s), p, card)
+    return _has_access(_readable(s._typed), _tables(s), p, card)
 
 
 @cython.cfunc
@@ -313,7 +326,7 @@ def mission_can_start(s: State, p: cython.int, card: cython.int, res_delta: cyth
     bought die (``res_delta`` -1, R-A14) and a debris flip (``debris_delta`` -1, R-A16) are paid."""
     _check_seat(p)
     _check_card(s, card)
-    return _mission_ok(_readable(s.buf), _tables(s), p, card, res_delta, debris_delta)
+    return _mission_ok(_readable(s._typed), _tables(s), p, card, res_delta, debris_delta)
 
 
 def _check_card(s: State, card) -> None:
@@ -534,25 +547,26 @@ def action_can_start(s: State, p: cython.int, a: cython.int, ev: cython.int) -> 
     the action's damage)?"""
     _check_seat(p)
     _check_action(a)
-    return _action_ok(_readable(s.buf), _tables(s), _board(s), s.buf, p, a, ev)
+    return _action_ok(_readable(s._typed), _tables(s), _board(s), s._typed, p, a, ev)
 
 
 def board_action_ok(s: State, p: cython.int, a: cython.int, value: cython.int) -> bool:
     """Board action ``a`` can start for p with a die of ``value`` (``action_can_start`` after the damage)."""
     _check_seat(p)
     _check_action(a)
-    return _board_ok(_readable(s.buf), _tables(s), _board(s), s.buf, p, a, value)
+    return _board_ok(_readable(s._typed), _tables(s), _board(s), s._typed, p, a, value)
 
 
 def board_use(s: State, p: cython.int, colour: cython.int, value: cython.int) -> bool:
     """Some board action of ``colour`` can start for p with a die of ``value``."""
     _check_seat(p)
-    buf: cython.const[cython.short][:] = _readable(s.buf)
+    bo = s._typed
+    buf: cython.const[cython.short][:] = _readable(bo)
     t: _Tables = _tables(s)
     g: _Board = _board(s)
     a: cython.int
     for a in range(6):
-        if t.act_colour[a] == colour and _board_ok(buf, t, g, s.buf, p, a, value):
+        if t.act_colour[a] == colour and _board_ok(buf, t, g, bo, p, a, value):
             return True
     return False
 
@@ -561,7 +575,7 @@ def mission_use(s: State, p: cython.int, colour: cython.int, res_delta: cython.i
                 debris_delta: cython.int = 0) -> bool:
     """Some activation Mission card of ``colour`` in Space can start for p (a die of value 1 or more)."""
     _check_seat(p)
-    return _mission_use(_readable(s.buf), _tables(s), _board(s), p, colour, res_delta, debris_delta)
+    return _mission_use(_readable(s._typed), _tables(s), _board(s), p, colour, res_delta, debris_delta)
 
 
 def die_usable(s: State, p: cython.int, colour: cython.int, value: cython.int, res_delta: cython.int = 0,
@@ -570,14 +584,15 @@ def die_usable(s: State, p: cython.int, colour: cython.int, value: cython.int, r
     activation Mission card of its colour in Space.  ``res_delta`` is -1 for a bought die (its price is paid
     before any mission cost), ``debris_delta`` -1 after a debris flip."""
     _check_seat(p)
-    return _usable(_readable(s.buf), _tables(s), _board(s), s.buf, p, colour, value, res_delta, debris_delta)
+    return _usable(_readable(s._typed), _tables(s), _board(s), s._typed, p, colour, value, res_delta, debris_delta)
 
 
 def die_uses(s: State, p: cython.int, colour: cython.int, value: cython.int, res_delta: cython.int = 0) -> list:
     """The uses of ``die_usable`` as action ids: board actions (``board_id + a``) in action order, then
     activation cards (``mission_id + card``) in hex order."""
     _check_seat(p)
-    buf: cython.const[cython.short][:] = _readable(s.buf)
+    bo = s._typed
+    buf: cython.const[cython.short][:] = _readable(bo)
     t: _Tables = _tables(s)
     g: _Board = _board(s)
     out: list = []
@@ -585,7 +600,7 @@ def die_uses(s: State, p: cython.int, colour: cython.int, value: cython.int, res
     h: cython.Py_ssize_t
     card: cython.int
     for a in range(6):
-        if t.act_colour[a] == colour and _board_ok(buf, t, g, s.buf, p, a, value):
+        if t.act_colour[a] == colour and _board_ok(buf, t, g, bo, p, a, value):
             out.append(BOARD_ACTION + a)
     if value >= 1:
         for h in range(g.nh):
@@ -614,7 +629,7 @@ def plain_reachable(s: State, p: cython.int, colour: cython.int, value: cython.i
     _check_seat(p)
     if not 0 <= value <= 3:
         raise ValueError(f"a die shows a face 0-3, not {value}")
-    return _reachable(_readable(s.buf), _tables(s), _board(s), s.buf, p, colour, value, can_flip, res_delta,
+    return _reachable(_readable(s._typed), _tables(s), _board(s), s._typed, p, colour, value, can_flip, res_delta,
                       debris_delta)
 
 
@@ -624,7 +639,8 @@ def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False
     once flipped with a debris (R-A16: the flip's debris is spent first), and others' unreserved dice bought for
     1 resource with a use once the price is paid (never reserved ones: rulebook A2 and Reserved die)."""
     _check_seat(p)
-    buf: cython.const[cython.short][:] = _readable(s.buf)
+    bo = s._typed
+    buf: cython.const[cython.short][:] = _readable(bo)
     t: _Tables = _tables(s)
     g: _Board = _board(s)
     verdict = cython.declare(cython.int[24])       # (colour, value, bought) -> 0 unknown, 1 usable, 2 not
@@ -649,14 +665,14 @@ def plain_selectable(s: State, p: cython.int, stop_at_first: cython.bint = False
                 raise ValueError(f"die {d} shows {v}, not a face 0-3")
             k = 8 * c + v
             if verdict[k] == 0:
-                ok = _reachable(buf, t, g, s.buf, p, c, v, debris, 0, 0)
+                ok = _reachable(buf, t, g, bo, p, c, v, debris, 0, 0)
                 verdict[k] = 1 if ok else 2
         elif o >= 0 and can_buy and not buf[t.die_reserved + d]:
             if v < 0 or v > 3:
                 raise ValueError(f"die {d} shows {v}, not a face 0-3")
             k = 8 * c + 4 + v
             if verdict[k] == 0:
-                ok = _reachable(buf, t, g, s.buf, p, c, v, False, -1, 0)
+                ok = _reachable(buf, t, g, bo, p, c, v, False, -1, 0)
                 verdict[k] = 1 if ok else 2
         else:
             continue
@@ -672,7 +688,8 @@ def robust_use(s: State, p: cython.int) -> bool:
     """A die use that nothing in A1 can take away: Discover, Repair or Destroy with a die p may select (its own,
     or another's unreserved die it can buy), judged as the die is (the A1 guard's shortcut, R-A2)."""
     _check_seat(p)
-    buf: cython.const[cython.short][:] = _readable(s.buf)
+    bo = s._typed
+    buf: cython.const[cython.short][:] = _readable(bo)
     t: _Tables = _tables(s)
     g: _Board = _board(s)
     d: cython.int
@@ -688,6 +705,6 @@ def robust_use(s: State, p: cython.int) -> bool:
             v = buf[t.die_value + d]
             for a in range(6):
                 if (t.act_colour[a] == c and t.act_kind[a] != ACT_COMMAND
-                        and _board_ok(buf, t, g, s.buf, p, a, v)):
+                        and _board_ok(buf, t, g, bo, p, a, v)):
                     return True
     return False

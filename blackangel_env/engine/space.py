@@ -95,7 +95,7 @@ def _destinations(s: State, p: int, start: int, rmin: int, rmax: int, existing: 
     The search is ``ship_moves.destinations`` (compiled by the build)."""
     n_strips = s.mv[M_N_STRIPS]
     f = s._fields
-    return destinations(s.buf, f["hex_terrain"][1], f["hex_ship"][1], _neighbour_table(n_strips), n_strips * 5,
+    return destinations(s._typed, f["hex_terrain"][1], f["hex_ship"][1], _neighbour_table(n_strips), n_strips * 5,
                         black_angel_hex(n_strips), p, start, rmin, rmax, existing)
 
 
