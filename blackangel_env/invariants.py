@@ -382,6 +382,16 @@ def _check_pieces(s: State, b: cython.const[cython.short][::1], L: _Layout, n: c
                 _fail(f"location {a + 1} stack is inconsistent with its count {k}")
             if r >= 0 and (b[rw + r] != _RV_BOARD + a or comp.ravager_action[r] != a):
                 _fail(f"Ravager {r + 61} at location {a + 1} is misplaced")
+    # each card marked as on the board lies in its location's stack once
+    for r in range(30):
+        w = b[rw + r]
+        if _RV_BOARD <= w < _RV_BOARD + 6:
+            k = 0
+            for i in range(b[L.rav_count + w - _RV_BOARD]):
+                if b[L.rav_loc + 3 * (w - _RV_BOARD) + i] == r:
+                    k += 1
+            if k != 1:
+                _fail(f"Ravager {r + 61} is in the stack of location {w - _RV_BOARD + 1} {k} times")
 
     # --- Ravager cards ---------------------------------------------------------------------------------------
     # the deck's first deck_n entries are the cards marked as in the deck, each once (in any order)
@@ -494,8 +504,6 @@ def _check_pieces(s: State, b: cython.const[cython.short][::1], L: _Layout, n: c
             _fail(f"hex {h} shows Mission card {card}, which is elsewhere")
 
     # --- tiles -------------------------------------------------------------------------------------------
-    # A tile id read from a deck or a stack within its count may be -1, counted (as the list index -1 would)
-    # on the last tile.
     tw: cython.Py_ssize_t = L.tile_where
     seen = cython.declare(cython.int[76])
     for t in range(_N_TILES):
@@ -529,14 +537,14 @@ def _check_pieces(s: State, b: cython.const[cython.short][::1], L: _Layout, n: c
         for i in range(b[L.tech_stack_n + c]):
             t = b[L.tech_stack + L.stack_width * c + i]
             if t < 0:
-                t += _N_TILES
+                _fail(f"Technology stack {c} holds no tile at {i}, within its count {b[L.tech_stack_n + c]}")
             seen[t] += 1
             if b[tw + t] != _TL_STACK:
                 _fail(f"stack tile {b[L.tech_stack + L.stack_width * c + i]} is marked elsewhere")
     for i in range(b[M_ADV_DECK_N]):
         t = b[L.adv_deck + i]
         if t < 0:
-            t += _N_TILES
+            _fail(f"the Advanced deck holds no tile at {i}, within its count {b[M_ADV_DECK_N]}")
         seen[t] += 1
         if b[tw + t] != _TL_ADV_DECK:
             _fail(f"Advanced deck tile {b[L.adv_deck + i]} is marked elsewhere")
@@ -814,8 +822,11 @@ def _check_registers(s: State, b: cython.const[cython.short][::1], L: _Layout, n
     drawn = [b[L.drawn], b[L.drawn + 1]]
     if ph == S.PH_KEEP:
         _reg_in(b, S.M_KEEP_RETURN, (S.PH_TILE_DRAW, S.PH_HAND_LIMIT), "a tile's draw or A3")
-        if any(x < 0 or b[L.mc_where + x] != _MC_DRAWN + actor for x in drawn):
-            _fail(f"choice of a drawn Mission card among {drawn}, not drawn by seat {actor}")
+        if any(x < 0 or b[L.mc_where + x] != _MC_DRAWN + actor for x in drawn) or drawn[0] == drawn[1]:
+            _fail(f"choice of a drawn Mission card among {drawn}, not two cards drawn by seat {actor}")
+        for i in range(_MAX_MISSIONS):
+            if _MC_DRAWN <= b[L.mc_where + i] < _MC_DRAWN + 5 and i not in drawn:
+                _fail(f"Mission card {i} is marked as drawn but is not among the drawn cards {drawn}")
     else:
         _reg_in(b, S.M_KEEP_RETURN, (-1,), "-1 outside the choice of a drawn card")
         ok = drawn == [-1, -1]

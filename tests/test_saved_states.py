@@ -268,3 +268,56 @@ def test_the_owner_paying_for_a_free_activation_saves_and_loads():
     assert s.phase == PH_PAY and s.actor != int(s.m[M_NAMES.index("turn_player")])
     check_invariants(s)
     assert State.from_dict(s.to_dict()) == s
+
+
+def _position(where, n: int, advanced: bool = False, seeds=range(40)) -> State:
+    """The first position of seeded random games (seed g, moves from a generator of seed g) for which ``where``
+    holds."""
+    for g in seeds:
+        s = engine.new_game(num_players=n, advanced=advanced, seed=g)
+        rng = np.random.default_rng(g)
+        while not s.terminal:
+            if where(s):
+                return s
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.integers(len(legal)))])
+    raise AssertionError("no such position in the games searched")
+
+
+def _tile_deck_without_a_tile(s: State) -> dict:
+    """The top of the Advanced deck (within its count) replaced by no tile (-1)."""
+    from blackangel_env.state import M_ADV_DECK_N
+    return _edited(s, "adv_deck", -1, s.m.item(M_ADV_DECK_N) - 1)
+
+
+def _ravager_twice_in_a_stack(s: State) -> dict:
+    """The bottom card of a Ravager location holding two or more replaced by the card above it."""
+    a = int(np.flatnonzero(s.rav_count >= 2)[0])
+    return _edited(s, "rav_loc", int(s.rav_loc[a, 1]), 3 * a)
+
+
+def _the_same_card_drawn_twice(s: State) -> dict:
+    return _edited(s, "drawn", int(s.drawn[1]), 0)
+
+
+def _a_third_card_marked_drawn(s: State) -> dict:
+    from blackangel_env.state import MC_DRAWN
+    other = next(c for c in range(60) if c not in s.drawn.tolist())
+    return _edited(s, "mc_where", MC_DRAWN + s.actor, other)
+
+
+@pytest.mark.parametrize("edit, n, advanced, where, message", [
+    (_tile_deck_without_a_tile, 1, False, lambda s: s.m.item(M_NAMES.index("adv_deck_n")) > 0, "Advanced deck"),
+    (_ravager_twice_in_a_stack, 4, False, lambda s: bool((s.rav_count >= 2).any()), "Ravager"),
+    (_the_same_card_drawn_twice, 2, True, lambda s: s.phase == PHASE_NAMES.index("keep"), "drawn"),
+    (_a_third_card_marked_drawn, 2, True, lambda s: s.phase == PHASE_NAMES.index("keep"), "drawn"),
+])
+def test_a_saved_state_with_a_card_or_tile_counted_wrongly_is_refused(edit, n, advanced, where, message):
+    """Found by fuzzing: a deck entry within the deck's count holding no tile, a Ravager card twice in one
+    location's stack, and a keep choice (ADVANCED RULES, A3: draw two, keep one) that is not two distinct drawn
+    cards, or with a third card marked as drawn, loaded and broke the game's consistency a few moves later.  They
+    are refused with StateError, and the state they were saved from still loads."""
+    s = _position(where, n, advanced)
+    assert State.from_dict(s.to_dict()) == s
+    with pytest.raises(StateError, match=message):
+        State.from_dict(edit(s))
