@@ -46,7 +46,7 @@ def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0)
     t_end = time.perf_counter() + seconds
     g = 0
     t_all = time.perf_counter()
-    while time.perf_counter() < t_end:
+    while True:                     # at least once, however short the time
         s = engine.new_game(num_players=num_players, advanced=advanced, seed=seed * 100_000 + g)
         g += 1
         t0 = time.perf_counter()
@@ -57,6 +57,8 @@ def random_play(num_players: int, seconds: float, advanced: bool, seed: int = 0)
         play_time += time.perf_counter() - t0
         games += 1
         final_vp.append((int(s.vp[0]), int(s.vp[4])))
+        if time.perf_counter() >= t_end:
+            break
     wall = time.perf_counter() - t_all
     return {"decisions": decisions, "games": games, "decisions_per_s": decisions / play_time,
             "games_per_s": games / wall, "decisions_per_game": decisions / games,
@@ -87,7 +89,7 @@ def rollout_decisions_per_s(seconds: float = 3.0, players: tuple[int, ...] = (1,
     for n in players:
         t_end = time.perf_counter() + seconds / len(players)
         b = 0
-        while time.perf_counter() < t_end:
+        while True:                     # at least once, however short the time
             states = [engine.new_game(num_players=n, advanced=advanced, seed=seed * 100_000 + b * batch + i)
                       for i in range(batch)]
             t0 = time.perf_counter()
@@ -95,6 +97,8 @@ def rollout_decisions_per_s(seconds: float = 3.0, players: tuple[int, ...] = (1,
             spent += time.perf_counter() - t0
             decisions += int(k.sum())
             b += 1
+            if time.perf_counter() >= t_end:
+                break
     return decisions / spent
 
 
@@ -105,7 +109,7 @@ def _aec_play(num_players: int, seconds: float, advanced: bool, seed: int) -> tu
     game = 0
     t0 = time.perf_counter()
     t_end = t0 + seconds
-    while time.perf_counter() < t_end:
+    while True:                     # at least once, however short the time
         env.reset(seed=seed * 100_000 + game)
         game += 1
         for agent in env.agent_iter():
@@ -116,6 +120,8 @@ def _aec_play(num_players: int, seconds: float, advanced: bool, seed: int) -> tu
             legal = obs["action_mask"].nonzero()[0]          # the legal ids (np.flatnonzero without its wrappers)
             env.step(legal.item(int(rng.random() * len(legal))))
             steps += 1
+        if time.perf_counter() >= t_end:
+            break
     return steps, time.perf_counter() - t0
 
 
@@ -181,9 +187,11 @@ def vector_env_steps_per_s(seconds: float = 3.0, num_envs: int = 256, advanced: 
     t_end = t0 + seconds
     _, info = envs.reset(seed=seed * 100_000)
     steps = 0
-    while time.perf_counter() < t_end:
+    while True:                     # at least once, however short the time
         _, _, _, _, info = envs.step(random_legal(info["action_mask"], rng))
         steps += num_envs
+        if time.perf_counter() >= t_end:
+            break
     dt = time.perf_counter() - t0
     envs.close()
     return {"vector_env_steps_per_s": steps / dt, "vector_env_num_envs": num_envs}

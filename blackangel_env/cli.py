@@ -183,7 +183,27 @@ def _plot_problem(path: str) -> str | None:
     formats = FigureCanvasBase.get_supported_filetypes()
     if ext and ext not in formats:
         return f"--plot {path}: unknown image format {ext!r}; use one of {', '.join(sorted(formats))}"
+    try:                                    # a format may need a program of its own (pgf: LaTeX): try it now
+        _draw_test(ext or None)
+    except Exception as e:  # noqa: BLE001 - whatever the format's writer raises, said in one line
+        return f"--plot {path}: cannot write the {ext or 'default'} format here ({type(e).__name__}: {e})"
     return None
+
+
+def _draw_test(fmt: str | None) -> None:
+    """Write an empty figure in ``fmt`` to memory (raises what saving a plot in that format would)."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(1, 1))
+    try:
+        ax.plot([0, 1], [0, 1], label="x")
+        ax.legend()
+        fig.savefig(io.BytesIO(), format=fmt)
+    finally:
+        plt.close(fig)
 
 
 def _eval(args: argparse.Namespace) -> int:
@@ -231,7 +251,11 @@ def _eval(args: argparse.Namespace) -> int:
                "seed": args.seed, "agents": summary}
         Path(args.json).write_text(json.dumps(doc, indent=2))
     if args.plot:
-        _eval_plot(summary, args.plot, what)
+        try:
+            _eval_plot(summary, args.plot, what)
+        except Exception as e:  # noqa: BLE001 - e.g. the file's folder removed during the games
+            return fail(f"--plot {args.plot}: the plot could not be saved ({type(e).__name__}: {e}); the results "
+                        f"above{' and in --json' if args.json else ''} are complete")
     return 0
 
 

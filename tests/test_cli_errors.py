@@ -134,6 +134,15 @@ def test_bad_values_exit_2(argv, capsys):
     _one_line_error(capsys.readouterr().err, argv[0])
 
 
+def test_bench_with_a_tiny_time_measures_at_least_one_game(capsys):
+    """``--seconds`` far below one game's time (it raised ZeroDivisionError): each measurement plays at least once."""
+    from blackangel_env.bench import main as bench_main
+    out = bench_main(["--seconds", "1e-6", "--players", "2", "--json"])
+    assert out["engine_decisions_per_s"] > 0 and out["rollout_decisions_per_s"] > 0
+    assert out["decisions_per_game"]["2"] > 0
+    capsys.readouterr()
+
+
 def test_replay_viewer_out_of_range(tmp_path, capsys):
     path = _record(tmp_path)
     assert main(["replay", str(path), "--viewer", "7"]) == 2
@@ -241,6 +250,29 @@ def test_eval_plot_without_matplotlib_names_the_extra(tmp_path, capsys, monkeypa
     monkeypatch.setitem(sys.modules, "matplotlib", None)       # as if it were not installed
     assert main(EVAL + ["--plot", str(tmp_path / "h.png")]) == 2
     assert "'plot' extra" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_eval_plot_in_a_format_that_cannot_be_written_here_is_refused_before_the_games(tmp_path, capsys, monkeypatch,
+                                                                                        no_games):
+    """A format matplotlib knows but cannot write on this machine (pgf without LaTeX raised a traceback after the
+    games): tried on an empty figure first."""
+    import matplotlib.backend_bases
+
+    def no_latex(*args, **kwargs):
+        raise RuntimeError("'xelatex' not found")
+    monkeypatch.setattr(matplotlib.backend_bases.FigureCanvasBase, "print_figure", no_latex)
+    assert main(EVAL + ["--plot", str(tmp_path / "h.pgf")]) == 2
+    assert "cannot write the pgf format" in _one_line_error(capsys.readouterr().err, "eval")
+
+
+def test_eval_plot_that_fails_after_the_games_is_one_line(tmp_path, capsys, monkeypatch):
+    def fails(*args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(cli, "_eval_plot", fails)
+    assert main(EVAL + ["--plot", str(tmp_path / "h.png")]) == 2
+    out, err = capsys.readouterr()
+    assert "random" in out                                    # the results were printed
+    assert "disk full" in _one_line_error(err, "eval")
 
 
 def test_policy_without_torch_names_the_extra(tmp_path, capsys, monkeypatch, no_games):
