@@ -88,3 +88,13 @@ def positive_int_or_none(name: str, value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
         raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
     return int(value)
+
+
+def seed_or_none(name: str, value: Any) -> int | None:
+    """``value`` as an int when it is a non-negative integer (numpy's included, bool not), None for None; anything
+    else raises a ValueError naming ``name`` (a game's seed: ``new_game`` takes the same)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer or None, got {value!r}")
+    return int(value)

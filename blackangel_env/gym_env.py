@@ -71,7 +71,7 @@ from gymnasium import spaces
 from . import actions as A
 from . import engine
 from .components import default_components, load_components
-from .config import GameConfig, positive_int_or_none
+from .config import GameConfig, positive_int_or_none, seed_or_none
 from .encoding import SeatEncoder, encode_observation, observation_high
 from .engine import IllegalActionError
 from .outcome import check_reward, margins, result_info, terminal_rewards
@@ -196,8 +196,9 @@ class BlackAngelSingleAgentEnv(gym.Env):
     def _start(self, seed: int | None) -> None:
         """``reset`` without its observation and info (the vector environment writes those into its batches).
         If an opponent policy fails, no game is left (``step`` asks for a new ``reset``)."""
+        seed = seed_or_none("reset: seed", seed)
         super().reset(seed=seed)
-        game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
         self._state = None
         state = engine.new_game(self.config, seed=game_seed, components=self._comp)

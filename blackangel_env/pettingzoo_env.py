@@ -75,7 +75,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from . import actions as A
 from . import engine
 from .components import Components, default_components, load_components
-from .config import GameConfig, positive_int_or_none
+from .config import GameConfig, positive_int_or_none, seed_or_none
 from .encoding import SeatEncoder, encode_state, observation_high, state_size
 from .outcome import DEFAULT_REWARD_SCALE, REWARD_SCHEMES, check_reward, margins, result_info, terminal_rewards
 from .state import M_ACTOR, M_GAME_OVER, PHASE_NAMES, State
@@ -194,6 +194,9 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` as in the module docstring).  ``options={"state": s}`` starts instead from
         a copy of the engine state ``s`` (same player count and rules; e.g. a saved or constructed position)."""
+        seed = seed_or_none("reset: seed", seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset: options must be a dict or None, got {type(options).__name__}")
         start = (options or {}).get("state")
         if start is not None:
             if not isinstance(start, State):
@@ -202,7 +205,7 @@ class raw_env(AECEnv, EzPickle):
                 raise ValueError("options['state'] has another player count or rule set than this environment")
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-            game_seed = int(seed)
+            game_seed = seed
         else:
             if self._np_random is None:
                 self._np_random, self._np_random_seed = seeding.np_random(None)
@@ -445,11 +448,11 @@ class Wrapped(BaseWrapper):
 
     # -- AEC API -------------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._raw.reset(seed=seed, options=options)        # a bad seed or option raises before anything changes
         self._reset_done = True
         self._updated = True
         self._ended_illegally = False
         self.illegal_action_message = ""
-        self._raw.reset(seed=seed, options=options)
 
     def observe(self, agent: str):
         if not self._reset_done:

@@ -52,6 +52,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import actions as A
+from .config import seed_or_none
 from .engine import IllegalActionError
 from .gym_env import BlackAngelSingleAgentEnv, check_solo
 from .outcome import write_result_info
@@ -214,9 +215,9 @@ class BlackAngelVectorEnv(VectorEnv):
         if seed is None:
             return [None] * n
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            return [int(seed) + i for i in range(n)]
+            return [seed_or_none("reset: seed", seed) + i for i in range(n)]
         if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)) and len(seed) == n:
-            return [None if s is None else int(s) for s in seed]
+            return [seed_or_none(f"reset: seed[{i}]", s) for i, s in enumerate(seed)]
         raise ValueError(f"seed must be None, an integer (game i gets seed + i) or a sequence of {n} seeds, "
                          f"got {seed!r}")
 

@@ -239,3 +239,51 @@ def test_state_restore_puts_a_position_back_in_place():
     import pytest
     with pytest.raises(TypeError):
         s.restore(s.to_dict())
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, -1, "3", np.float64(2.0)])
+def test_environment_resets_refuse_a_seed_new_game_refuses(seed):
+    """The environments take the seeds ``new_game`` takes (numpy integers included, bools and floats not): a bad
+    one raised gymnasium's own error, was silently rounded or read as 1, or (PettingZoo ``env()``) left the
+    wrapper marked as reset."""
+    makers = [lambda: gym.make("BlackAngelSolo-v0"), lambda: blackangel_env.raw_env(num_players=2),
+              lambda: blackangel_env.env(num_players=2)]
+    for make in makers:
+        e = make()
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            e.reset(seed=seed)
+    e = blackangel_env.env(num_players=2)
+    with pytest.raises(ValueError):
+        e.reset(seed=seed)
+    with pytest.raises(Exception, match="reset"):        # still asks for a reset
+        e.observe("player_0")
+
+
+def test_environment_resets_take_numpy_integer_seeds():
+    for e in (gym.make("BlackAngelSolo-v0"), blackangel_env.raw_env(num_players=2)):
+        e.reset(seed=np.int64(3))
+    a = blackangel_env.raw_env(num_players=2)
+    b = blackangel_env.raw_env(num_players=2)
+    a.reset(seed=np.int64(3))
+    b.reset(seed=3)
+    assert a.state().tobytes() == b.state().tobytes()
+
+
+def test_raw_env_reset_refuses_options_that_are_not_a_dict():
+    e = blackangel_env.raw_env(num_players=2)
+    with pytest.raises(TypeError, match="options must be a dict"):
+        e.reset(options=5)
+
+
+@pytest.mark.parametrize("seed", [[1, 2, 3.7], [1, 2, "3"], [1, 2, True], [0, 1, -1], -1])
+def test_vector_reset_checks_every_seed_before_any_game_resets(seed):
+    """A list with a float, a string or a bool (silently converted) or a negative seed (games 0 and 1 were reset,
+    then the batch was lost) is refused before any game changes; the batch steps on."""
+    from blackangel_env.vector import BlackAngelVectorEnv
+    v = BlackAngelVectorEnv(3)
+    v.reset(seed=10)
+    before = [e._state.buf.copy() for e in v.envs]
+    with pytest.raises(ValueError, match="seed"):
+        v.reset(seed=seed)
+    assert all(np.array_equal(e._state.buf, b) for e, b in zip(v.envs, before))
+    v.step(np.array([int(np.flatnonzero(m)[0]) for m in v.action_masks()]))
