@@ -1,5 +1,5 @@
-"""Checks of command-line values shared by the ``blackangel`` command and the training scripts: a seed, and a
-file the command will write, both checked before any game is played."""
+"""Checks of command-line values shared by the ``blackangel`` command and the training scripts: a seed, a positive
+count, and a file the command will write, all checked before any game is played."""
 
 from __future__ import annotations
 
@@ -16,6 +16,17 @@ def seed(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed must be a non-negative integer, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type of a count or bound: a positive integer."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
     return value
 
 

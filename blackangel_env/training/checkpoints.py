@@ -59,13 +59,23 @@ def old_module_names(*old: str):
                 sys.modules[name] = prev
 
 
+class ModelLoadError(ValueError):
+    """A model file exists but cannot be loaded (damaged, not a MaskablePPO zip)."""
+
+
 def load_maskable_ppo(path: str | Path, **kwargs):
     """``MaskablePPO.load(path, **kwargs)`` that also reads models saved before the package was renamed
-    (``old_module_names``)."""
+    (``old_module_names``); a file that cannot be loaded raises ``ModelLoadError`` naming it."""
     from sb3_contrib import MaskablePPO
 
     with old_module_names("training.policies"):
-        return MaskablePPO.load(str(path), **kwargs)
+        try:
+            return MaskablePPO.load(str(path), **kwargs)
+        except (FileNotFoundError, IsADirectoryError, ImportError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a damaged or foreign file fails in many ways inside SB3 / torch
+            raise ModelLoadError(f"{path} is not a MaskablePPO model that can be loaded "
+                                 f"({type(e).__name__}: {e})") from e
 
 CHECKPOINT_DIR = "checkpoints"
 BEST_MODEL = "best_model.zip"

@@ -49,6 +49,11 @@ def _non_negative(v):
     return None if v >= 0 else "must be >= 0"
 
 
+def check_model_seed(v):
+    """A model seed: Stable-Baselines3 seeds numpy's legacy generator, which takes 0 to 2**32 - 1."""
+    return None if 0 <= v <= 2**32 - 1 else "must lie in [0, 4294967295] (numpy's legacy seeding, used by SB3)"
+
+
 def _unit(v):
     return None if 0 <= v <= 1 else "must lie in [0, 1]"
 
@@ -99,7 +104,8 @@ PPO_SCHEMA: dict[str, Key] = {
     # -- run ------------------------------------------------------------------------------------------------
     "run.dir": Key(str, "runs/ppo_solo_{time}", "run directory (checkpoints, logs, config); '{time}' is replaced by "
                    "the start time YYYYmmdd-HHMMSS"),
-    "run.seed": Key(int, 0, "seed of the model (torch, numpy, random) and of the training environments"),
+    "run.seed": Key(int, 0, "seed of the model (torch, numpy, random) and of the training environments",
+                    check=check_model_seed),
     "run.total_timesteps": Key(int, 2_000_000, "learner decisions to train on, all environments together",
                                check=_positive),
     "run.device": Key(str, "cpu", "torch device", choices=("cpu", "cuda", "auto")),

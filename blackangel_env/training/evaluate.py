@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from blackangel_env.arguments import output_problem, seed as seed_arg
+from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
 from blackangel_env.agents.arena import play_batched, wilson_interval
 
 __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model", help="a model .zip or a run directory")
-    ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    ap.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     ap.add_argument("--hal", default=None, choices=("easy", "standard", "difficult", "extreme"),
                     help="Hal's difficulty (default: the run's config, else standard)")
     ap.add_argument("--advanced", default=None, action=argparse.BooleanOptionalAction,
@@ -104,18 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--which", default="best", choices=("best", "latest"),
                     help="for a run directory: best_model.zip (default) or the latest checkpoint")
     ap.add_argument("--stochastic", action="store_true", help="sample actions instead of the greedy policy")
-    ap.add_argument("--max-steps", type=int, default=2000, help="cut a game after this many decisions")
+    ap.add_argument("--max-steps", type=positive_int, default=2000, help="cut a game after this many decisions")
     ap.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be >= 1")
     problem = args.json and output_problem(args.json, "--json")
     if problem:
         ap.error(problem)
     from blackangel_env.extras import require_extra
     require_extra("train", "python -m blackangel_env.training.evaluate")
 
-    from .checkpoints import resolve_model, run_dir_of
+    from .checkpoints import ModelLoadError, resolve_model, run_dir_of
     from .config import ConfigError, load_config
 
     try:
@@ -136,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
     torch.set_num_threads(1)
-    model = load_model(path)
+    try:
+        model = load_model(path)
+    except ModelLoadError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     result = evaluate_model(model, args.games, hal_difficulty=hal, advanced=advanced, seed=args.seed,
                             deterministic=not args.stochastic, max_steps=args.max_steps)
     result["model"] = str(path)

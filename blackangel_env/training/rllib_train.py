@@ -43,7 +43,9 @@ from typing import Any
 import numpy as np
 
 from .checkpoints import old_module_names
-from .config import ConfigError, Key, agent_code_list, check_agent_code_list_required, dump_config, unflatten
+from .config import (
+    ConfigError, Key, agent_code_list, check_agent_code_list_required, check_model_seed, dump_config, unflatten,
+)
 from .selfplay import append_csv, eval_row, evaluate_tables
 
 __all__ = ["RLLIB_SCHEMA", "RLlibAgent", "build_config", "list_rllib_checkpoints", "main", "train"]
@@ -71,7 +73,7 @@ def _layers(v):
 
 RLLIB_SCHEMA: dict[str, Key] = {
     "run.dir": Key(str, "runs/rllib_{time}", "run directory; '{time}' is replaced by the start time"),
-    "run.seed": Key(int, 0, "seed of RLlib (model, sampling, environments)"),
+    "run.seed": Key(int, 0, "seed of RLlib (model, sampling, environments)", check=check_model_seed),
     "run.iterations": Key(int, 200, "training iterations (each samples about "
                           "ppo.train_batch_size_per_learner env steps per learner and trains on them)",
                           check=_positive),

@@ -50,8 +50,9 @@ from typing import Any
 import numpy as np
 
 from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, win_stats
+from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
 
-from .checkpoints import BEST_MODEL, read_meta
+from .checkpoints import BEST_MODEL, ModelLoadError, read_meta
 from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
                      check_agent_code_list_required, dump_config, load_config)
 from .selfplay_env import SEAT_MODES, SNAPSHOT, SelfPlayEnv, learner_result
@@ -382,11 +383,12 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--opponents", default="random,greedy", help="agent codes, comma-separated")
     ev.add_argument("--players", type=int, choices=(2, 3, 4), help="table size (default: the run's config, else 3)")
     ev.add_argument("--advanced", default=None, action=argparse.BooleanOptionalAction, help="advanced rules")
-    ev.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
-    ev.add_argument("--seed", type=int, default=0, help="game i is seeded seed + i (default 0)")
+    ev.add_argument("--games", type=positive_int, default=100, help="games per opponent (default 100)")
+    ev.add_argument("--seed", type=seed_arg, default=0, help="game i is seeded seed + i (default 0)")
     ev.add_argument("--which", default="best", choices=("best", "latest"), help="for a run directory")
     ev.add_argument("--stochastic", action="store_true", help="sample actions instead of the greedy policy")
-    ev.add_argument("--max-steps", type=int, default=2000, help="cut a game after this many learner decisions")
+    ev.add_argument("--max-steps", type=positive_int, default=2000,
+                    help="cut a game after this many learner decisions")
     ev.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     args = ap.parse_args(argv)
     from blackangel_env.extras import require_extra
@@ -394,13 +396,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.evaluate:
         return run_training(train, args)
     try:
-        if args.games < 1:
-            raise ConfigError("--games must be >= 1")
         err = check_agent_code_list_required(args.opponents)
         if err:
             raise ConfigError(f"--opponents {err}")
+        err = args.json and output_problem(args.json, "--json")
+        if err:
+            raise ConfigError(err)
         return _evaluate_cli(args)
-    except (ConfigError, FileNotFoundError) as e:
+    except (ConfigError, FileNotFoundError, ModelLoadError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 

@@ -352,6 +352,10 @@ def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("polic
         raise ConfigError("give --config FILE (a new run) or --resume RUN_DIR")
     cfg = load_config(args.config, args.set, schema=schema)
     run_dir = Path(cfg["run.dir"].replace("{time}", time.strftime("%Y%m%d-%H%M%S")))
+    first = next((p for p in (run_dir, *run_dir.parents) if p.exists()), None)
+    if first is not None and not first.is_dir():
+        raise ConfigError(f"config key 'run.dir': {str(run_dir)!r} cannot be a run directory: {str(first)!r} is a "
+                          f"file")
     if (run_dir / "config.yaml").exists() or latest(run_dir) is not None:
         raise ConfigError(f"config key 'run.dir': {str(run_dir)!r} already holds a run; continue it with "
                           f"--resume {run_dir}, or choose another directory with --set run.dir=...")
