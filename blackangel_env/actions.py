@@ -83,11 +83,16 @@ class Action(NamedTuple):
 
 
 def encode(block: str, arg: int = 0) -> int:
-    """(block name, argument) -> action id."""
+    """(block name, argument) -> action id.  An argument that is not an integer (a bool, a float, None) raises
+    TypeError, an unknown block or an argument out of the block's range ValueError."""
     try:
         start = _START[block]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(f"unknown action block {block!r}") from None
+    if type(arg) is not int:
+        if isinstance(arg, (bool, np.bool_)) or not isinstance(arg, (int, np.integer)):
+            raise TypeError(f"an action argument must be an integer, got {arg!r}")
+        arg = int(arg)
     size = BLOCKS[BLOCK_OF[start]][1]
     if not 0 <= arg < size:
         raise ValueError(f"argument {arg} out of range for block {block} (size {size})")

@@ -63,6 +63,8 @@ class GameConfig:
                 d = yaml.safe_load(f)
         except OSError as e:
             raise ConfigError(f"cannot read game config {path}: {e}") from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"game config {path} is not UTF-8 text ({e})") from None
         except yaml.YAMLError as e:
             raise ConfigError(f"game config {path} is not valid YAML: {e}") from None
         try:

@@ -141,9 +141,12 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        if render_viewer is not None and (isinstance(render_viewer, bool) or not isinstance(render_viewer, int)
+        if render_viewer is not None and (isinstance(render_viewer, (bool, np.bool_))
+                                          or not isinstance(render_viewer, (int, np.integer))
                                           or not 0 <= render_viewer < num_players):
-            raise ValueError(f"render_viewer must be a seat 0..{num_players - 1} or None")
+            raise ValueError(f"render_viewer must be a seat 0..{num_players - 1} or None, got {render_viewer!r}")
+        if render_viewer is not None:
+            render_viewer = int(render_viewer)
         self.render_viewer = render_viewer
 
         n = num_players
@@ -243,6 +246,9 @@ class raw_env(AECEnv, EzPickle):
         if type(action) is not int and isinstance(action, np.ndarray) and action.shape == () \
                 and action.dtype.kind in "iu":
             action = int(action)           # a 0-d integer array: inside Discrete(n), as Gymnasium's spaces say
+        if not self.agents:
+            raise RuntimeError("every agent is done (the game is over and each has taken its last step): call "
+                               "reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -326,6 +332,13 @@ class raw_env(AECEnv, EzPickle):
         self._deads_step_first()
         self.infos[agent] = dict(self.infos[agent], illegal_action=np.array(True))
         self._version += 1                 # the masks are all zeros from now on
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last``; once every agent is done (no agent left) a RuntimeError says to reset."""
+        if self._state is not None and not self.agents:
+            raise RuntimeError("every agent is done (the game is over and each has taken its last step): call "
+                               "reset() to play again")
+        return super().last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and action mask: arrays of the caller's own (changing them changes nothing
@@ -478,6 +491,9 @@ class Wrapped(BaseWrapper):
         if not self._reset_done:
             raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self._raw
+        if not raw.agents:
+            raise RuntimeError("every agent is done (the game is over and each has taken its last step): call "
+                               "reset() to play again")
         agent = raw.agent_selection
         observation = raw.observe(agent) if observe else None
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],

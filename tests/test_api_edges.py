@@ -287,3 +287,65 @@ def test_vector_reset_checks_every_seed_before_any_game_resets(seed):
         v.reset(seed=seed)
     assert all(np.array_equal(e._state.buf, b) for e, b in zip(v.envs, before))
     v.step(np.array([int(np.flatnonzero(m)[0]) for m in v.action_masks()]))
+
+
+@pytest.mark.parametrize("maker", [blackangel_env.raw_env, blackangel_env.env])
+def test_stepping_after_every_agent_is_done_says_to_reset(maker):
+    """``raw_env``: ``step`` and ``last`` once every agent has taken its last step raised a bare KeyError; ``env()``
+    keeps PettingZoo's warning for ``step`` and says to reset for ``last``."""
+    e = maker(num_players=2)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not e.agents
+    with pytest.raises(RuntimeError, match="reset"):
+        e.last()
+    if maker is blackangel_env.raw_env:
+        with pytest.raises(RuntimeError, match="reset"):
+            e.step(None)
+    e.reset(seed=2)
+    assert e.agents
+
+
+def test_render_viewer_takes_a_numpy_integer_seat():
+    e = blackangel_env.raw_env(num_players=3, render_viewer=np.int64(1), render_mode="ansi")
+    e.reset(seed=0)
+    assert isinstance(e.render(), str)
+
+
+@pytest.mark.parametrize("arg, error", [(0.0, TypeError), (False, TypeError), (True, TypeError), (None, TypeError),
+                                        (5, ValueError), (-1, ValueError)])
+def test_action_encode_refuses_an_argument_that_is_not_an_integer_of_the_block(arg, error):
+    """``encode("DONE", 0.0)`` returned the float 3.0 and ``encode("DONE", False)`` the id 3."""
+    with pytest.raises(error):
+        A.encode("DONE", arg)
+    assert A.encode("DONE", np.int64(0)) == A.encode("DONE", 0) == A.DONE
+    with pytest.raises(ValueError, match="unknown action block"):
+        A.encode(["DONE"], 0)
+
+
+@pytest.mark.parametrize("config", [{"num_players": 3}, 3, "solo"])
+def test_new_game_names_a_config_that_is_not_a_game_config(config):
+    with pytest.raises(TypeError, match="config must be a GameConfig"):
+        engine.new_game(config)
+
+
+@pytest.mark.parametrize("call", [engine.legal_actions, engine.legal_mask, lambda s: engine.apply(s, 3),
+                                  engine.final_scores, lambda s: engine.resample_hidden(s, 0, np.random.default_rng())])
+def test_the_engine_entry_points_name_a_state_that_is_not_one(call):
+    with pytest.raises(TypeError, match="expected a blackangel_env State, got NoneType"):
+        call(None)
+
+
+def test_an_agent_code_that_is_not_a_string_is_named():
+    from blackangel_env.agents import make_agent
+    with pytest.raises(ValueError, match="must be a string, got int"):
+        make_agent(5)
+
+
+def test_a_game_config_file_that_is_not_utf8_is_a_config_error_naming_it(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_bytes(b"\xff\xfe: 1")
+    with pytest.raises(ConfigError, match="c.yaml is not UTF-8"):
+        GameConfig.from_yaml(str(path))

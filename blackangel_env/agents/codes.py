@@ -107,7 +107,10 @@ def agent_codes() -> tuple[str, ...]:
 
 def parse_agent_code(code: str) -> tuple[str, dict]:
     """``code`` -> (kind, options); raises ValueError with a readable message for a bad code."""
-    if not isinstance(code, str) or not code.strip():
+    if not isinstance(code, str):
+        raise ValueError(f"an agent code must be a string, got {type(code).__name__} {code!r}; expected one of "
+                         f"{', '.join(agent_codes())}")
+    if not code.strip():
         raise ValueError(f"empty agent code; expected one of {', '.join(agent_codes())}")
     code = code.strip()
     kind, _, arg = code.partition(":")

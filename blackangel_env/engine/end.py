@@ -121,6 +121,8 @@ def finish_game(s: State) -> None:
 
 def final_scores(s: State) -> list[int]:
     """Final VP of each player (the game must be over)."""
+    if not isinstance(s, State):
+        raise TypeError(f"final_scores: expected a blackangel_env State, got {type(s).__name__}")
     if not s.mv[M_GAME_OVER]:
         raise ValueError("the game is not over")
     return [s.vp.item(p) for p in range(s.num_players)]

@@ -46,6 +46,9 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         config = GameConfig(**options)
     elif options:
         raise TypeError("give either a GameConfig or keyword options, not both")
+    elif not isinstance(config, GameConfig):
+        raise TypeError(f"new_game: config must be a GameConfig (or omitted, with the options as keywords: "
+                        f"new_game(num_players=3)), got {type(config).__name__} {config!r}"[:300])
     if isinstance(components, (str, os.PathLike)):
         path = os.fspath(components)
         if config.components is not None and config.components != path:

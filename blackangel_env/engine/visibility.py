@@ -100,7 +100,9 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     per-colour counts); the order of the Ravager deck together with the cards set aside at setup; the Technology
     stacks below their visible top tile; the Advanced Technology deck; Hal's deck (solo); and the game's random
     generator (future dice rolls and reshuffles).  A ``seat`` that is not a player seat of the game raises
-    ValueError, an ``rng`` that is not a ``numpy.random.Generator`` TypeError."""
+    ValueError, an ``rng`` that is not a ``numpy.random.Generator`` (or a ``state`` that is not a State) TypeError."""
+    if not isinstance(state, State):
+        raise TypeError(f"resample_hidden: expected a blackangel_env State, got {type(state).__name__}")
     n = state.num_players
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
         raise ValueError(f"resample_hidden: seat must be a player seat 0..{n - 1}, got {seat!r}")
