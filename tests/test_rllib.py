@@ -62,8 +62,11 @@ def local_ray():
 
 @pytest.mark.slow
 @needs_rllib
-def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
-    run = tmp_path / "run"
+def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path, monkeypatch):
+    # a run directory relative to the working directory, as the configs' run.dir (Ray refused it as a URI
+    # without a scheme at the first save of the best module)
+    monkeypatch.chdir(tmp_path)
+    run = Path("run")
     out = rllib_train.train(TINY, [f"run.dir={run}"], progress=lambda msg: None)
     assert out["iteration"] == 1 and out["env_steps"] >= 128 and out["env_steps_per_second"] > 0
     assert [i for i, _ in rllib_train.list_rllib_checkpoints(run)] == [1]
@@ -90,7 +93,7 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     from blackangel_env.training.selfplay_env import SelfPlayEnv
     env = SelfPlayEnv(num_players=3, pool={"baselines": ["random"]})
     agent = rllib_train.RLlibAgent(run)
-    assert agent.path == run / "best_module"
+    assert agent.path == (tmp_path / "run" / "best_module").resolve()
     obs, info = env.reset(seed=1)
     while True:
         a = agent.act(obs, info["action_mask"])
@@ -107,7 +110,7 @@ def test_one_tiny_iteration_resumes_and_evaluates(local_ray, tmp_path):
     # the agent code rllib:<path> (blackangel_env.agents.make_agent, `blackangel eval`)
     from blackangel_env.agents import make_agent
     coded = make_agent(f"rllib:{run}")
-    assert isinstance(coded, rllib_train.RLlibAgent) and coded.path == run / "best_module"
+    assert isinstance(coded, rllib_train.RLlibAgent) and coded.path == (tmp_path / "run" / "best_module").resolve()
     assert info["action_mask"][coded.act(obs, info["action_mask"])] == 1
 
 

@@ -171,7 +171,7 @@ def _module_dir(path: str | Path, module: str | None = None) -> Path:
         p = modules / name
     if not (p / "module_state.pkl").is_file() and not any(p.glob("module_state*")):
         raise FileNotFoundError(f"{str(Path(path))!r} is not an RLlib checkpoint, RLModule or run directory")
-    return p
+    return p.resolve()                  # Ray refuses a relative path (read as a URI without a scheme)
 
 
 class RLlibAgent:
@@ -466,7 +466,8 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
             from None
     run_dir.mkdir(parents=True, exist_ok=True)
     dump_config(cfg, run_dir / "config.yaml")
-    return RLlibTrainer(cfg, run_dir, ckpt).run(progress=progress)
+    # Ray reads a path without a scheme as a URI and refuses a relative one: it gets absolute paths
+    return RLlibTrainer(cfg, run_dir.resolve(), None if ckpt is None else Path(ckpt).resolve()).run(progress=progress)
 
 
 def main(argv: list[str] | None = None) -> int:
