@@ -1,7 +1,8 @@
 """The typed buffer loops of ``engine.kernels`` against what they stand for, written here with numpy on the named
 views: the board's scroll under the ship (rulebook, Sequence B.3 "The Black Angel advances": strip 1 leaves, the
 board moves one strip, the strip is turned over and placed last) and the dice a reroll takes from the supply
-(Sequence B.1; rules decision R-B1: an undamaged die first).  Both run compiled and interpreted (the equivalence
+(Sequence B.1; rules decision R-B1: an undamaged die first), and the roll of those dice with the game's
+generator (the numbers ``Generator.random`` gives).  Each runs compiled and interpreted (the equivalence
 test plays whole games both ways); here each is checked on positions of seeded games, and bad arguments are
 refused with the state left unchanged."""
 
@@ -108,3 +109,30 @@ def test_bad_arguments_are_refused_and_change_nothing():
         with pytest.raises(ValueError, match="seat"):
             kernels.take_supply_dice(s, [(0, 0, 1), bad])          # the good entry before it is not taken either
     assert np.array_equal(s.buf, before)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_roll_dice_draws_the_numbers_generator_random_gives(n):
+    """``roll_dice`` (compiled: numpy's ``next_double`` through the bit generator, without ``Generator.random``)
+    gives each die ``faces[int(x * len(faces))]`` for the generator's next numbers, one a die in the order given,
+    and leaves the generator where ``Generator.random(len(dice))`` leaves it."""
+    rng = np.random.default_rng(n)
+    for s in _positions(n, n % 2 == 0):
+        dice = [int(d) for d in rng.permutation(18)[:int(rng.integers(0, 7))]]
+        ref = s.copy()
+        faces = ref.comp.die_faces
+        for d, x in zip(dice, ref.rng.random(len(dice)).tolist()):
+            ref.die_value[d] = faces[int(x * len(faces))]
+        kernels.roll_dice(s, dice)
+        assert np.array_equal(s.buf, ref.buf)
+        assert s.rng_state() == ref.rng_state()
+        assert s.rng.random() == ref.rng.random()            # the same stream goes on
+
+
+def test_roll_dice_refuses_a_die_that_is_not_one_and_draws_nothing():
+    s = engine.new_game(num_players=2, seed=3)
+    before, state = s.buf.copy(), s.rng_state()
+    for bad in ([18], [0, -1], [3, 40]):
+        with pytest.raises(ValueError, match="not a die id"):
+            kernels.roll_dice(s, bad)
+    assert np.array_equal(s.buf, before) and s.rng_state() == state

@@ -8,7 +8,7 @@ from ..constants import COLOURS
 from ..state import DIE_SUPPLY, SRC_PENALTY, State
 
 from .core import _log, gain_vp
-from .kernels import take_supply_dice
+from .kernels import roll_dice, take_supply_dice
 
 
 FLIP = (2, 3, 0, 1)                # opposite face: 0<->2, 1<->3 (rulebook A2: opposite faces differ by 2)
@@ -95,12 +95,7 @@ def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> 
     if penalise:
         for seat, c in damaged:
             gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[c]} die")
-    if taken:
-        faces = s.comp.die_faces
-        n = len(faces)
-        value = s.die_value
-        for d, x in zip(taken, s.rng.random(len(taken)).tolist()):
-            value[d] = faces[int(x * n)]        # as _roll
+    roll_dice(s, taken)                         # as _roll, die by die
 
 
 def _effective(s: State, a: int, value: int) -> int:

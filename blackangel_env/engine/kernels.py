@@ -7,7 +7,9 @@
 * ``take_supply_dice(s, wanted)``: the dice a reroll takes from the supply (Sequence B.1, the neutral's dice;
   called by ``dice._roll_dice``), an undamaged die of the colour first (rules decision R-B1), each handed to its
   seat unreserved with its Damage cube removed; it returns the dice taken and the (seat, colour) of each damaged
-  one (whose penalty the caller scores).
+  one (whose penalty the caller scores);
+* ``roll_dice(s, dice)``: those dice rolled with the game's generator, the numbers ``Generator.random`` would give
+  (compiled, drawn in C through the generator's ``bitgen_t``: ``kernels.pxd``).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -42,6 +44,7 @@ class _Layout:
     mc_where: cython.Py_ssize_t
     mc_hex: cython.Py_ssize_t
     n_missions: cython.Py_ssize_t
+    die_value: cython.Py_ssize_t
     die_owner: cython.Py_ssize_t
     die_reserved: cython.Py_ssize_t
     die_damaged: cython.Py_ssize_t
@@ -65,6 +68,7 @@ class _Layout:
         self.mc_where = fields["mc_where"][1]
         self.mc_hex = fields["mc_hex"][1]
         self.n_missions = fields["mc_where"][2] - fields["mc_where"][1]
+        self.die_value = fields["die_value"][1]
         self.die_owner = fields["die_owner"][1]
         self.die_reserved = fields["die_reserved"][1]
         self.die_damaged = fields["die_damaged"][1]
@@ -132,6 +136,40 @@ def _scroll(buf: cython.short[:], L: _Layout, n_strips: cython.Py_ssize_t, lay: 
     for h in range(L.n_missions):
         if buf[L.mc_where + h] == _MC_SPACE:
             buf[L.mc_hex + h] -= 5
+
+
+# --- dice rolled (B.1) -------------------------------------------------------------------------------------
+
+def roll_dice(s: State, dice: list) -> None:
+    """Roll each die of ``dice`` (die ids 0-17, in order): its value becomes ``faces[int(x * len(faces))]`` of the
+    components' die faces, x the state generator's next number of ``Generator.random`` (one number a die, in the
+    order given: the numbers one ``Generator.random(len(dice))`` call gives).  Compiled, the numbers are drawn
+    in C from the generator's bit generator (``next_double``, which ``Generator.random`` calls for each number);
+    interpreted, by ``Generator.random``."""
+    faces: list = list(s.comp.die_faces)
+    n: cython.Py_ssize_t = len(dice)
+    i: cython.Py_ssize_t
+    d: cython.Py_ssize_t
+    nf: cython.Py_ssize_t = len(faces)
+    if n == 0:
+        return
+    for i in range(n):                                   # all checked before any number is drawn
+        d = dice[i]
+        if not 0 <= d < 18:
+            raise ValueError(f"roll_dice: die {d} is not a die id 0-17")
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed
+    rng = s.rng
+    if cython.compiled:
+        bg: cython.pointer(blackangel_bitgen_t) = cython.cast(  # noqa: F821 - declared in kernels.pxd
+            cython.pointer(blackangel_bitgen_t),  # noqa: F821
+            PyCapsule_GetPointer(rng.bit_generator.capsule, b"BitGenerator"))  # noqa: F821
+        for i in range(n):
+            d = dice[i]
+            buf[L.die_value + d] = faces[cython.cast(cython.Py_ssize_t, bg.next_double(bg.state) * nf)]
+    else:
+        for d, x in zip(dice, rng.random(n).tolist()):
+            buf[L.die_value + d] = faces[int(x * nf)]
 
 
 # --- dice taken from the supply (B.1) -------------------------------------------------------------------------

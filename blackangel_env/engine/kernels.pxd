@@ -1,0 +1,20 @@
+# Compile-time declarations of kernels.py (read only by Cython): numpy's bit generator interface, through which
+# ``roll_dice`` draws the state generator's numbers in C.  The struct is numpy's ``bitgen_t`` (numpy/random/bitgen.h,
+# part of numpy's public C API since numpy 1.17): the same fields, in the same order, declared here so that the
+# build needs no numpy headers.  A Generator's bit generator hands it out in a capsule named "BitGenerator".
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    typedef struct blackangel_bitgen {
+        void *state;
+        uint64_t (*next_uint64)(void *st);
+        uint32_t (*next_uint32)(void *st);
+        double (*next_double)(void *st);
+        uint64_t (*next_raw)(void *st);
+    } blackangel_bitgen_t;
+    """
+    ctypedef struct blackangel_bitgen_t:
+        void *state
+        double (*next_double)(void *st) noexcept nogil
