@@ -136,3 +136,35 @@ def test_roll_dice_refuses_a_die_that_is_not_one_and_draws_nothing():
         with pytest.raises(ValueError, match="not a die id"):
             kernels.roll_dice(s, bad)
     assert np.array_equal(s.buf, before) and s.rng_state() == state
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_return_dice_and_unreserved_dice_read_and_move_a_compartment(n):
+    """Sequence B.1 starts by returning every die of the compartment (reserved ones too: rules-notes D12) to the
+    supply, blank and unreserved, the player losing their total; the reservation then offers the unreserved dice
+    of the new roll."""
+    for s in _positions(n, n % 2 == 1):
+        for seat in range(n):
+            mine = [d for d in range(18) if s.die_owner[d] == seat]
+            assert kernels.unreserved_dice(s, seat) == [d for d in mine if not s.die_reserved[d]]
+            ref = s.copy()
+            total = sum(int(ref.die_value[d]) for d in mine)
+            for d in mine:
+                ref.die_owner[d] = DIE_SUPPLY
+                ref.die_reserved[d] = 0
+                ref.die_value[d] = 0
+            c = s.copy()
+            assert kernels.return_dice(c, seat) == total
+            assert np.array_equal(c.buf, ref.buf)
+            assert kernels.unreserved_dice(c, seat) == []
+
+
+def test_compartment_kernels_refuse_a_seat_out_of_range():
+    s = engine.new_game(num_players=2, seed=3)
+    before = s.buf.copy()
+    for seat in (-1, 5, 99):
+        with pytest.raises(ValueError, match="not a seat"):
+            kernels.return_dice(s, seat)
+        with pytest.raises(ValueError, match="not a seat"):
+            kernels.unreserved_dice(s, seat)
+    assert np.array_equal(s.buf, before)

@@ -9,7 +9,10 @@
   seat unreserved with its Damage cube removed; it returns the dice taken and the (seat, colour) of each damaged
   one (whose penalty the caller scores);
 * ``roll_dice(s, dice)``: those dice rolled with the game's generator, the numbers ``Generator.random`` would give
-  (compiled, drawn in C through the generator's ``bitgen_t``: ``kernels.pxd``).
+  (compiled, drawn in C through the generator's ``bitgen_t``: ``kernels.pxd``);
+* ``return_dice(s, seat)``: every die in a seat's compartment back to the supply (Sequence B.1's reroll starts so),
+  unreserved and blank; it returns the total of their values (the VP the player loses for them);
+* ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -170,6 +173,40 @@ def roll_dice(s: State, dice: list) -> None:
     else:
         for d, x in zip(dice, rng.random(n).tolist()):
             buf[L.die_value + d] = faces[int(x * nf)]
+
+
+def return_dice(s: State, seat: int) -> int:
+    """Every die in ``seat``'s compartment (owner ``seat``) back to the supply: owner ``DIE_SUPPLY``, unreserved,
+    value 0; the sum of the values they showed."""
+    if not 0 <= seat < MAX_SEATS:
+        raise ValueError(f"return_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed
+    p: cython.short = seat
+    d: cython.Py_ssize_t
+    total: cython.long = 0
+    for d in range(18):
+        if buf[L.die_owner + d] == p:
+            total += buf[L.die_value + d]
+            buf[L.die_owner + d] = _DIE_SUPPLY
+            buf[L.die_reserved + d] = 0
+            buf[L.die_value + d] = 0
+    return total
+
+
+def unreserved_dice(s: State, seat: int) -> list:
+    """The dice (ids, ascending) in ``seat``'s compartment that are not reserved."""
+    if not 0 <= seat < MAX_SEATS:
+        raise ValueError(f"unreserved_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed
+    p: cython.short = seat
+    d: cython.Py_ssize_t
+    out: list = []
+    for d in range(18):
+        if buf[L.die_owner + d] == p and not buf[L.die_reserved + d]:
+            out.append(d)
+    return out
 
 
 # --- dice taken from the supply (B.1) -------------------------------------------------------------------------

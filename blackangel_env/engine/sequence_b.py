@@ -19,20 +19,19 @@ from ..state import (
 from .core import _log, gain_vp, seat_name
 from .decks import _discard_mission
 from .dice import _roll_into, _roll_robots
+from .kernels import return_dice, unreserved_dice
 from .phases import register
 from .black_angel import advance_black_angel
 from .die_uses import _boost_cells
 from .rounds import _end_turn
 
 
-@cython.locals(p=cython.long, free=cython.long, d=cython.Py_ssize_t, reserved=list, owner=list)
+@cython.locals(p=cython.long, free=cython.long)
 def _legal_b_reserve(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     free = m[M_B_FREE_COLOUR]
-    reserved = s.die_reserved.tolist()
-    owner = s.die_owner.tolist()
-    own = [d for d in range(18) if owner[d] == p and not reserved[d]]
+    own = unreserved_dice(s, p)
     if free >= 0:
         return [RESERVE_DIE + d for d in own if d // 6 == free]
     out = [DONE]
@@ -48,16 +47,7 @@ def _legal_b_reserve(s: State) -> list[int]:
 def _sequence_b(s: State, p: int) -> None:
     """B.1 Reroll: lose the value of the dice still in the compartment, roll one die per workstation robot
     (damaged dice cost 1 VP each); then the optional reservation."""
-    total = 0
-    values = s.die_value.tolist()                  # lists: numpy scalar reads are slow
-    owners = s.die_owner.tolist()
-    d = -1
-    for _ in range(owners.count(p)):               # p's dice (list scan in C)
-        d = owners.index(p, d + 1)
-        total += values[d]
-        s.die_owner[d] = DIE_SUPPLY
-        s.die_reserved[d] = 0
-        s.die_value[d] = 0
+    total = return_dice(s, p)
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
     _roll_robots(s, p, penalise=True)
     if s.mv[M_N_PLAYERS] == 2:
