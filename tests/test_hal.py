@@ -399,9 +399,12 @@ def test_no_dice_after_the_end_is_triggered_the_black_angel_stays():
     s.m[M_END_TRIGGERED] = 1
     s.m[M_TRIGGER_ROUND] = int(s.m[M_ROUND])
     token = int(s.m[M_SPES_TOKEN_POS])
+    s.log = []
     _hal(s, SEQ_A)
     assert int(s.m[M_SPES_TOKEN_POS]) == token
     assert len(_hal_dice(s)) == 3
+    said = [line for line in s.log if "Hal has no dice" in line]         # the log said it advanced (found by audit)
+    assert said and "advances no further" in said[0] and "and the Black Angel advances" not in said[0]
 
 
 def test_no_dice_in_the_final_turn_hal_passes():

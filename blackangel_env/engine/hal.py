@@ -138,10 +138,13 @@ def _hal_sequence_b(s: State) -> None:
         # END OF THE GAME, IMPORTANT: a final-turn Sequence B may be passed; passing never costs Hal VP.
         _log(s, "Hal has no dice in his final turn: he passes")
         return
+    if s.mv[M_END_TRIGGERED]:          # END OF THE GAME: the Black Angel advances no further
+        _log(s, "Hal has no dice: he rolls (the Black Angel advances no further: the end is triggered)")
+        _roll_robots(s, BOT, penalise=True)
+        return
     _log(s, "Hal has no dice: he rolls and the Black Angel advances")
     _roll_robots(s, BOT, penalise=True)
-    if not s.mv[M_END_TRIGGERED]:
-        advance_black_angel(s)
+    advance_black_angel(s)
 
 
 def _unable(s: State, why: str) -> None:
