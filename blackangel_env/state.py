@@ -268,31 +268,40 @@ class _Memory:
 
 
 class _TypedMemory:
-    """``State._typed``: the state's buffer as the typed code of the compiled engine takes it, made on first read
-    (by the maker the engine gives ``use_typed_view``; without one, the numpy array) and kept in the state's
-    ``__dict__``.  Typed code takes a Cython memoryview object of its own module's type without the buffer
-    protocol and the format check that a numpy array costs it at every call (about 1,300 instructions)."""
+    """``State._typed`` and ``State._typed_kernels``: the state's buffer as the typed code of a compiled engine
+    module takes it, made on first read (by the maker that module gives ``use_typed_view``; without one, the numpy
+    array) and kept in the state's ``__dict__``.  Typed code takes a Cython memoryview object of its own module's
+    type without the buffer protocol and the format check that a numpy array costs it at every call (about 1,300
+    instructions); Cython gives each module its own memoryview type, hence one attribute per module that reads
+    the buffer often (``engine.predicates``: ``_typed``, ``engine.kernels``: ``_typed_kernels``)."""
 
-    __slots__ = ()
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self
-        v = obj.__dict__["_typed"] = obj.buf if _typed_view is None else _typed_view(obj.buf)
+        maker = _typed_views.get(self.name)
+        v = obj.__dict__[self.name] = obj.buf if maker is None else maker(obj.buf)
         return v
 
 
-_typed_view = None         # the engine's maker of State._typed, given by use_typed_view
+_TYPED = ("_typed", "_typed_kernels")
+_typed_views: dict = {}       # attribute -> the engine module's maker of it, given by use_typed_view
 
 
-def use_typed_view(maker) -> None:
-    """Called by ``blackangel_env.engine``: ``maker(buf)`` returns the buffer as its typed code takes it."""
-    global _typed_view
-    _typed_view = maker
+def use_typed_view(maker, attribute: str = "_typed") -> None:
+    """Called by the engine's typed modules: ``maker(buf)`` returns the buffer as the module's typed code takes it,
+    kept in the state attribute ``attribute`` (one of ``_TYPED``)."""
+    if attribute not in _TYPED:
+        raise ValueError(f"use_typed_view: unknown attribute {attribute!r}; one of {_TYPED}")
+    _typed_views[attribute] = maker
 
 
 # what a pickle leaves out besides the named views: the buffer's memoryviews and the engine's tables (made again)
-_NOT_PICKLED = ("mv", "_typed", "_pred")
+_NOT_PICKLED = ("mv", "_pred") + _TYPED
 
 _position_check = None     # the engine's check that a live position can go on, given by use_position_check
 
@@ -316,7 +325,8 @@ class State:
     _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
     _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
     mv = _Memory()
-    _typed = _TypedMemory()
+    _typed = _TypedMemory("_typed")
+    _typed_kernels = _TypedMemory("_typed_kernels")
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config

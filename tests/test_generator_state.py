@@ -149,13 +149,15 @@ def test_the_register_memoryview_is_the_states_own_buffer():
         assert t.mv.obj is t.buf and t.mv.tolist() == s.mv.tolist()
 
 
-def test_the_typed_buffer_is_the_states_own_buffer():
-    """``State._typed`` (the buffer as the compiled engine's typed code takes it: a typed memoryview object compiled,
-    the array interpreted) reads and writes the state's own buffer, a copy gets one of its own, ``restore`` keeps it
-    valid, and neither pickling nor a deep copy carries it."""
+@pytest.mark.parametrize("attr", ["_typed", "_typed_kernels"])
+def test_the_typed_buffer_is_the_states_own_buffer(attr):
+    """``State._typed`` / ``_typed_kernels`` (the buffer as the typed code of ``engine.predicates`` /
+    ``engine.kernels`` takes it: a typed memoryview object compiled, the array interpreted) reads and writes the
+    state's own buffer, a copy gets one of its own, ``restore`` keeps it valid, and neither pickling nor a deep
+    copy carries it."""
     s = _mid_game(seed=7, steps=20)
-    v = s._typed
-    assert s._typed is v                                    # made once
+    v = getattr(s, attr)
+    assert getattr(s, attr) is v                            # made once
     assert np.array_equal(np.asarray(v), s.buf)
     k = state_module.M_DECISIONS
     old = s.m.item(k)
@@ -164,15 +166,15 @@ def test_the_typed_buffer_is_the_states_own_buffer():
     s.m[k] = old
     assert v[k] == old
     c = s.copy()
-    assert c._typed is not v
-    c._typed[k] = old + 5
+    assert getattr(c, attr) is not v
+    getattr(c, attr)[k] = old + 5
     assert s.m.item(k) == old and c.m.item(k) == old + 5
     s.restore(c)
-    assert s._typed is v and v[k] == old + 5
+    assert getattr(s, attr) is v and v[k] == old + 5
     for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
-        assert "_typed" not in t.__dict__
-        assert np.array_equal(np.asarray(t._typed), s.buf)
-        t._typed[k] = 1
+        assert attr not in t.__dict__
+        assert np.array_equal(np.asarray(getattr(t, attr)), s.buf)
+        getattr(t, attr)[k] = 1
         assert t.m.item(k) == 1 and s.m.item(k) == old + 5
 
 

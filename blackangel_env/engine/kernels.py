@@ -24,6 +24,7 @@ try:
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from .. import _cython_shim as cython
 
+from .. import state as _state_module
 from ..state import DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
 
 _DIE_SUPPLY = cython.declare(cython.int, DIE_SUPPLY)
@@ -78,14 +79,33 @@ class _Layout:
 
 
 _LAYOUTS: dict = {}
+_last_fields = None            # the layout met last (a process plays one layout, as a rule)
+_last_layout = None
 
 
 def _layout(s: State) -> _Layout:
+    global _last_fields, _last_layout
     f = s._fields
+    if f is _last_fields:
+        return _last_layout
     t: _Layout = _LAYOUTS.get(id(f))
     if t is None or t.fields is not f:
         t = _LAYOUTS[id(f)] = _Layout(f)
+    _last_fields = f
+    _last_layout = t
     return t
+
+
+def _typed_view(buf):
+    """``State._typed_kernels`` (``state.use_typed_view``): compiled, the buffer as a typed memoryview object of
+    this module; interpreted, the array."""
+    if not cython.compiled:
+        return buf
+    v: cython.short[::1] = buf
+    return v
+
+
+_state_module.use_typed_view(_typed_view, "_typed_kernels")
 
 
 # --- the board's scroll (B.3) ---------------------------------------------------------------------------------
@@ -98,7 +118,7 @@ def scroll_board(s: State, n_strips: int, lay) -> None:
     L: _Layout = _layout(s)
     if not 1 <= n_strips <= L.max_strips or n_strips * 5 > L.n_hexes:
         raise ValueError(f"scroll_board: {n_strips} strips on a board of {L.max_strips}")
-    _scroll(s._typed, L, n_strips, lay)
+    _scroll(s._typed_kernels, L, n_strips, lay)
 
 
 @cython.cfunc
@@ -161,7 +181,7 @@ def roll_dice(s: State, dice: list) -> None:
         if not 0 <= d < 18:
             raise ValueError(f"roll_dice: die {d} is not a die id 0-17")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed
+    buf: cython.short[:] = s._typed_kernels
     rng = s.rng
     if cython.compiled:
         bg: cython.pointer(blackangel_bitgen_t) = cython.cast(  # noqa: F821 - declared in kernels.pxd
@@ -181,7 +201,7 @@ def return_dice(s: State, seat: int) -> int:
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"return_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed
+    buf: cython.short[:] = s._typed_kernels
     p: cython.short = seat
     d: cython.Py_ssize_t
     total: cython.long = 0
@@ -199,7 +219,7 @@ def unreserved_dice(s: State, seat: int) -> list:
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"unreserved_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed
+    buf: cython.short[:] = s._typed_kernels
     p: cython.short = seat
     d: cython.Py_ssize_t
     out: list = []
@@ -225,7 +245,7 @@ def take_supply_dice(s: State, wanted) -> tuple[list, list]:
                              f"0-{MAX_SEATS - 1}, a colour 0-2 and a count >= 0")
     taken: list = []
     damaged: list = []
-    buf: cython.short[:] = s._typed
+    buf: cython.short[:] = s._typed_kernels
     for seat, colour, count in wanted:
         _take(buf, L, seat, colour, count, taken, damaged)
     return taken, damaged
