@@ -168,3 +168,26 @@ def test_compartment_kernels_refuse_a_seat_out_of_range():
         with pytest.raises(ValueError, match="not a seat"):
             kernels.unreserved_dice(s, seat)
     assert np.array_equal(s.buf, before)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_store_grid_debris_returns_the_debris_on_a_grid_to_storage(n):
+    """Sequence B.2 ('the debris on your tiles returns to your storage') and final scoring (debris on tiles
+    returns first): each tile of the seat's grid loses its debris, the seat's storage gains them."""
+    rng = np.random.default_rng(n)
+    for s in _positions(n, n == 3):
+        for seat in range(n):
+            c = s.copy()
+            tiles = [t for t in c.grid[seat].tolist() if t >= 0]
+            for t in tiles:                                  # debris on about half of the tiles
+                if rng.random() < 0.5:
+                    c.tile_debris[t] = 1
+            ref = c.copy()
+            on = [t for t in tiles if ref.tile_debris[t]]
+            for t in on:
+                ref.tile_debris[t] = 0
+            ref.debris[seat] += len(on)
+            assert kernels.store_grid_debris(c, seat) == len(on)
+            assert np.array_equal(c.buf, ref.buf)
+    with pytest.raises(ValueError, match="not a player seat"):
+        kernels.store_grid_debris(s, 4)

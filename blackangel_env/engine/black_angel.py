@@ -31,7 +31,7 @@ def advance_black_angel(s: State) -> None:
             if s.log is not None:
                 _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
     nxt = ba + 5
-    reached = s.hex_terrain[nxt] == T_SPES
+    reached = s.hex_terrain.item(nxt) == T_SPES
     _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
     # Eject the cards of strip 1 (position 0).
     ejected = [card for card in s.hex_card[:5].tolist() if card >= 0]
@@ -82,11 +82,9 @@ def advance_black_angel(s: State) -> None:
 
 def _count_space(s: State, seat: int, colour: int) -> int:
     """Mission cards of ``colour`` in Space owned by ``seat``, strip 1 excluded (appendix note)."""
-    k = 0
-    for card in range(20 * colour, 20 * colour + 20):
-        if s.mc_where.item(card) == MC_SPACE and s.mc_owner.item(card) == seat and s.mc_hex.item(card) >= 5:
-            k += 1
-    return k
+    lo, hi = 20 * colour, 20 * colour + 20
+    where, owner, hexes = s.mc_where[lo:hi].tolist(), s.mc_owner[lo:hi].tolist(), s.mc_hex[lo:hi].tolist()
+    return sum(1 for i in range(20) if where[i] == MC_SPACE and owner[i] == seat and hexes[i] >= 5)
 
 
 def _count_tucked(s: State, seat: int, colour: int) -> int:

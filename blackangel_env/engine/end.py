@@ -24,6 +24,7 @@ from ..state import (
 )
 
 from .core import _log, gain_vp
+from .kernels import store_grid_debris
 
 
 def _trigger_end(s: State, why: str) -> None:
@@ -101,12 +102,8 @@ def score_breakdown(s: State) -> list[dict[str, int]]:
 def finish_game(s: State) -> None:
     """Final scoring; marks the game over."""
     n = s.num_players
-    debris = s.tile_debris
     for p in range(n):
-        for t in s.grid[p].tolist():
-            if t >= 0 and debris[t]:
-                debris[t] = 0
-                s.debris[p] += 1
+        store_grid_debris(s, p)
     for p in range(n):
         adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))
         gain_vp(s, p, adv, SRC_ADVANCED, "Advanced Technology tiles")

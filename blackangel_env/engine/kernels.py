@@ -12,7 +12,9 @@
   (compiled, drawn in C through the generator's ``bitgen_t``: ``kernels.pxd``);
 * ``return_dice(s, seat)``: every die in a seat's compartment back to the supply (Sequence B.1's reroll starts so),
   unreserved and blank; it returns the total of their values (the VP the player loses for them);
-* ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve).
+* ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve);
+* ``store_grid_debris(s, seat)``: the debris on the tiles of a seat's grid back to its storage (B.2 and final
+  scoring).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -48,6 +50,10 @@ class _Layout:
     mc_where: cython.Py_ssize_t
     mc_hex: cython.Py_ssize_t
     n_missions: cython.Py_ssize_t
+    grid: cython.Py_ssize_t
+    debris: cython.Py_ssize_t
+    tile_debris: cython.Py_ssize_t
+    n_tiles: cython.Py_ssize_t
     die_value: cython.Py_ssize_t
     die_owner: cython.Py_ssize_t
     die_reserved: cython.Py_ssize_t
@@ -72,6 +78,10 @@ class _Layout:
         self.mc_where = fields["mc_where"][1]
         self.mc_hex = fields["mc_hex"][1]
         self.n_missions = fields["mc_where"][2] - fields["mc_where"][1]
+        self.grid = fields["grid"][1]
+        self.debris = fields["debris"][1]
+        self.tile_debris = fields["tile_debris"][1]
+        self.n_tiles = fields["tile_debris"][2] - fields["tile_debris"][1]
         self.die_value = fields["die_value"][1]
         self.die_owner = fields["die_owner"][1]
         self.die_reserved = fields["die_reserved"][1]
@@ -227,6 +237,30 @@ def unreserved_dice(s: State, seat: int) -> list:
         if buf[L.die_owner + d] == p and not buf[L.die_reserved + d]:
             out.append(d)
     return out
+
+
+# --- debris on tiles (B.2, final scoring) -----------------------------------------------------------------------
+
+def store_grid_debris(s: State, seat: int) -> int:
+    """Every debris on a tile of ``seat``'s grid back to the seat's storage (a tile holds at most one); the number
+    moved."""
+    if not 0 <= seat < 4:
+        raise ValueError(f"store_grid_debris: seat {seat!r} is not a player seat 0-3")
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed_kernels
+    cell: cython.Py_ssize_t
+    t: cython.Py_ssize_t
+    k: cython.int = 0
+    for cell in range(9):
+        t = buf[L.grid + 9 * seat + cell]
+        if t >= 0:
+            if t >= L.n_tiles:
+                raise ValueError(f"store_grid_debris: tile {t} in player_{seat}'s grid is not a tile")
+            if buf[L.tile_debris + t]:
+                buf[L.tile_debris + t] = 0
+                k += 1
+    buf[L.debris + seat] += k
+    return k
 
 
 # --- dice taken from the supply (B.1) -------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ..state import (
 from .core import _log, gain_vp, seat_name
 from .decks import _discard_mission
 from .dice import _roll_into, _roll_robots
-from .kernels import return_dice, unreserved_dice
+from .kernels import return_dice, store_grid_debris, unreserved_dice
 from .phases import register
 from .black_angel import advance_black_angel
 from .die_uses import _boost_cells
@@ -116,11 +116,7 @@ def reset_board(s: State, p: int) -> None:
         elif code >= 0:
             _discard_mission(s, code)
     s.slots[p] = -1
-    debris = s.tile_debris
-    for t in s.grid[p].tolist():
-        if t >= 0 and debris[t]:
-            debris[t] = 0
-            s.debris[p] += 1
+    store_grid_debris(s, p)
 
 
 register(PH_B_RESERVE, legal=_legal_b_reserve, do=_do_b_reserve)
