@@ -559,6 +559,16 @@ class State:
 
 if layout(1)[0][0] != "m" or layout(1)[0][2] != 0:    # State.mv[M_*] reads the registers at the buffer's start
     raise RuntimeError("the registers m must open the state's buffer")
+# Where each field before ``display`` starts in the buffer: the same for every display length, so that engine code
+# reads them through ``State.mv`` (``s.mv[FIXED_OFFSETS["die_owner"] + d]``) without the named views.
+FIXED_OFFSETS: dict[str, int] = {}
+for _name, _shape, _off in layout(1):
+    if _name == "display":
+        break
+    FIXED_OFFSETS[_name] = _off
+if any(layout(k)[i][2] != layout(1)[i][2] for k in (3, 8, 16) for i in range(len(FIXED_OFFSETS))):
+    raise RuntimeError("the fields before display must start at the same offset for every display length")
+
 for _name, _shape, _off in layout(1):           # the field names are the same for every display length
     if hasattr(State, _name):
         raise RuntimeError(f"state field {_name!r} would hide an attribute of State")

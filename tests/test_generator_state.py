@@ -190,3 +190,30 @@ def test_the_decision_counter_wraps_at_its_bound_as_numpy_does():
         assert s.m.item(state_module.M_DECISIONS) == -32768
         apply(s, engine.legal_actions(s)[0])
         assert s.m.item(state_module.M_DECISIONS) == -32767
+
+
+def test_fixed_offsets_are_the_named_views_of_every_layout():
+    """``state.FIXED_OFFSETS`` (the fields before the display, which engine code reads through ``State.mv``) start
+    where the named views do, for every display length."""
+    for display_len in (3, 8, 12):
+        offsets = {name: off for name, _shape, off in state_module.layout(display_len)}
+        assert all(offsets[name] == off for name, off in state_module.FIXED_OFFSETS.items())
+    assert "display" not in state_module.FIXED_OFFSETS and "vp" in state_module.FIXED_OFFSETS
+    s = _mid_game(seed=7, steps=20)
+    for name, off in state_module.FIXED_OFFSETS.items():
+        view = getattr(s, name).ravel()
+        assert s.mv[off:off + view.size].tolist() == view.tolist()
+
+
+def test_gain_vp_through_the_buffer_keeps_the_sources_and_refuses_a_bad_seat():
+    from blackangel_env.engine.core import gain_vp
+    from blackangel_env.state import SRC_PENALTY
+    s = _mid_game(seed=7, steps=20)
+    old = s.vp.item(1)
+    gain_vp(s, 1, -(old + 3), SRC_PENALTY, "test")         # never below 0 (rules-notes C13)
+    assert s.vp.item(1) == 0 and s.vp_src[1].sum() == 0
+    before = s.buf.copy()
+    for seat, src in ((5, 0), (-1, 0), (0, state_module.N_SRC)):
+        with pytest.raises(ValueError, match="gain_vp"):
+            gain_vp(s, seat, 2, src, "test")
+    assert np.array_equal(s.buf, before)

@@ -8,8 +8,13 @@ cards (solitaire rules; rules-notes C8).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
-from ..state import BOT, M_SOLO, SRC_HAL, State
+from ..state import BOT, FIXED_OFFSETS, MAX_SEATS, M_SOLO, N_SRC, SRC_HAL, State
 
 
 SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2
@@ -32,16 +37,25 @@ def _log(s: State, msg: str) -> None:
         s.log.append(msg)
 
 
+_VP = FIXED_OFFSETS["vp"]
+_VP_SRC = FIXED_OFFSETS["vp_src"]
+
+
+@cython.locals(old=cython.long, new=cython.long)
 def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
     if n == 0:
         return
-    old = s.vp.item(seat)
+    if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC):
+        raise ValueError(f"gain_vp: seat {seat!r} and source {src!r} must be a seat 0-{MAX_SEATS - 1} and a "
+                         f"source 0-{N_SRC - 1}")
+    m = s.mv                                   # the VP fields through the buffer (FIXED_OFFSETS)
+    old = m[_VP + seat]
     new = old + n
     if new < 0:
         new = 0
-    s.vp[seat] = new
-    s.vp_src[seat, src] += new - old
+    m[_VP + seat] = new
+    m[_VP_SRC + N_SRC * seat + src] += new - old
     if s.log is not None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 

@@ -23,13 +23,18 @@ computed, with the deterministic tie-breaks documented in ``docs/rules.md`` (R-H
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, HAL_CLOCKWISE,
     HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
 )
 from ..state import (
-    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, RV_DISCARD,
-    SRC_HAL, TL_DISCARD, State,
+    BOT, DIE_IN_USE, DIE_SUPPLY, FIXED_OFFSETS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+    RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -63,26 +68,24 @@ def _draw_hal_card(s: State) -> int:
     return card
 
 
-def _colour_available(s: State, colour: int) -> bool:
-    base = 6 * colour
-    reserved = s.die_reserved[base:base + 6].tolist()      # lists: numpy scalar reads are slow
-    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
-        if o == BOT or (o == 0 and not reserved[i]):
-            return True
-    return False
+_DIE_OWNER = FIXED_OFFSETS["die_owner"]
+_DIE_RESERVED = FIXED_OFFSETS["die_reserved"]
+_DIE_VALUE = FIXED_OFFSETS["die_value"]
 
 
+@cython.locals(best=cython.long, best_key=cython.long, key=cython.long, d=cython.long, o=cython.long)
 def _pick_die(s: State, colour: int) -> int:
-    """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties."""
-    best, best_key = -1, None
-    base = 6 * colour
-    reserved = s.die_reserved[base:base + 6].tolist()
-    values = s.die_value[base:base + 6].tolist()
-    for i, o in enumerate(s.die_owner[base:base + 6].tolist()):
-        if o == BOT or (o == 0 and not reserved[i]):
-            key = (values[i], o == BOT)
-            if best_key is None or key > best_key:
-                best, best_key = base + i, key
+    """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties, then the
+    lowest die id.  -1 when there is none: the colour is not available to him."""
+    m = s.mv
+    best = -1
+    best_key = -1
+    for d in range(6 * colour, 6 * colour + 6):
+        o = m[_DIE_OWNER + d]
+        if o == BOT or (o == 0 and not m[_DIE_RESERVED + d]):
+            key = 2 * m[_DIE_VALUE + d] + (o == BOT)          # the value first, then Hal's own die
+            if key > best_key:
+                best, best_key = d, key
     return best
 
 
@@ -113,8 +116,8 @@ def hal_turn(s: State) -> None:
     if s.log is not None:
         _log(s, f"Hal reveals card H{card + 1:02d} ({'top' if top else 'bottom'} half first)")
     for colour, action in halves:
-        if _colour_available(s, colour):
-            d = _pick_die(s, colour)
+        d = _pick_die(s, colour)
+        if d >= 0:                            # the colour is available: his or the player's unreserved die
             value = s.die_value.item(d)
             _take_die(s, d)
             s.die_value[d] = 0
