@@ -568,6 +568,21 @@ for _name, _shape, _off in layout(1):
     FIXED_OFFSETS[_name] = _off
 if any(layout(k)[i][2] != layout(1)[i][2] for k in (3, 8, 16) for i in range(len(FIXED_OFFSETS))):
     raise RuntimeError("the fields before display must start at the same offset for every display length")
+# the ones the rule modules read and write on their hot paths (one row of a 2-D field: + width * row)
+O_VP = FIXED_OFFSETS["vp"]
+O_VP_SRC = FIXED_OFFSETS["vp_src"]                 # + N_SRC * seat + source
+O_RES = FIXED_OFFSETS["res"]
+O_DEBRIS = FIXED_OFFSETS["debris"]
+O_ROBOTS_BREAK = FIXED_OFFSETS["robots_break"]
+O_LAST_SEQ = FIXED_OFFSETS["last_seq"]
+O_HAND_MC = FIXED_OFFSETS["hand_mc"]               # + 3 * seat + colour
+O_HAND_RAV = FIXED_OFFSETS["hand_rav"]
+O_SLOTS = FIXED_OFFSETS["slots"]                   # + 6 * seat + slot
+O_DMG = FIXED_OFFSETS["dmg"]
+O_DIE_VALUE = FIXED_OFFSETS["die_value"]
+O_DIE_OWNER = FIXED_OFFSETS["die_owner"]
+O_DIE_RESERVED = FIXED_OFFSETS["die_reserved"]
+O_DIE_DAMAGED = FIXED_OFFSETS["die_damaged"]
 
 for _name, _shape, _off in layout(1):           # the field names are the same for every display length
     if hasattr(State, _name):

@@ -8,7 +8,7 @@ from ..actions import DISCARD_MISSION, KEEP_MISSION
 from ..constants import COLOURS
 from ..state import (
     DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
-    PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW, State,
+    O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW, State,
 )
 
 from .core import _log, seat_name
@@ -32,9 +32,9 @@ def _a3(s: State) -> None:
     p = m[M_TURN_PLAYER]
     m[M_ACTOR] = p
     d = m[M_DIE]
-    s.die_owner[d] = DIE_SUPPLY
-    s.die_reserved[d] = 0
-    s.die_value[d] = 0
+    m[O_DIE_OWNER + d] = DIE_SUPPLY
+    m[O_DIE_RESERVED + d] = 0
+    m[O_DIE_VALUE + d] = 0
     c = m[M_DIE_COLOUR0]
     m[M_DIE] = -1
     if m[M_ADVANCED]:

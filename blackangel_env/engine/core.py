@@ -14,7 +14,7 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
-from ..state import BOT, FIXED_OFFSETS, MAX_SEATS, M_SOLO, N_SRC, SRC_HAL, State
+from ..state import BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL, State
 
 
 SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2
@@ -37,10 +37,6 @@ def _log(s: State, msg: str) -> None:
         s.log.append(msg)
 
 
-_VP = FIXED_OFFSETS["vp"]
-_VP_SRC = FIXED_OFFSETS["vp_src"]
-
-
 @cython.locals(old=cython.long, new=cython.long)
 def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
@@ -49,13 +45,13 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC):
         raise ValueError(f"gain_vp: seat {seat!r} and source {src!r} must be a seat 0-{MAX_SEATS - 1} and a "
                          f"source 0-{N_SRC - 1}")
-    m = s.mv                                   # the VP fields through the buffer (FIXED_OFFSETS)
-    old = m[_VP + seat]
+    m = s.mv                                   # the VP fields through the buffer (state.FIXED_OFFSETS)
+    old = m[O_VP + seat]
     new = old + n
     if new < 0:
         new = 0
-    m[_VP + seat] = new
-    m[_VP_SRC + N_SRC * seat + src] += new - old
+    m[O_VP + seat] = new
+    m[O_VP_SRC + N_SRC * seat + src] += new - old
     if s.log is not None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 

@@ -33,8 +33,8 @@ from ..constants import (
     HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
 )
 from ..state import (
-    BOT, DIE_IN_USE, DIE_SUPPLY, FIXED_OFFSETS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
-    RV_DISCARD, SRC_HAL, TL_DISCARD, State,
+    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
+    O_DIE_RESERVED, O_DIE_VALUE, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -68,11 +68,6 @@ def _draw_hal_card(s: State) -> int:
     return card
 
 
-_DIE_OWNER = FIXED_OFFSETS["die_owner"]
-_DIE_RESERVED = FIXED_OFFSETS["die_reserved"]
-_DIE_VALUE = FIXED_OFFSETS["die_value"]
-
-
 @cython.locals(best=cython.long, best_key=cython.long, key=cython.long, d=cython.long, o=cython.long)
 def _pick_die(s: State, colour: int) -> int:
     """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties, then the
@@ -81,9 +76,9 @@ def _pick_die(s: State, colour: int) -> int:
     best = -1
     best_key = -1
     for d in range(6 * colour, 6 * colour + 6):
-        o = m[_DIE_OWNER + d]
-        if o == BOT or (o == 0 and not m[_DIE_RESERVED + d]):
-            key = 2 * m[_DIE_VALUE + d] + (o == BOT)          # the value first, then Hal's own die
+        o = m[O_DIE_OWNER + d]
+        if o == BOT or (o == 0 and not m[O_DIE_RESERVED + d]):
+            key = 2 * m[O_DIE_VALUE + d] + (o == BOT)          # the value first, then Hal's own die
             if key > best_key:
                 best, best_key = d, key
     return best

@@ -11,7 +11,8 @@ from ..actions import (
 from ..constants import BE_SET_THREE, BE_VP_ON_ACTION, COLOURS
 from ..state import (
     BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
-    M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER, PH_A1_CARD,
+    M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER, O_DEBRIS,
+    O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_HAND_MC, O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD,
     PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE, State,
 )
 
@@ -112,14 +113,14 @@ def _do_a1_card(s: State, a: int) -> None:
         slot = a - PLAY_RAVAGER
         r = _lowest_hand_ravager(s, p)
         s.rav_where[r] = RV_SLOT + p
-        s.hand_rav[p] -= 1
-        s.slots[p, slot] = RAVAGER_SLOT + r
+        m[O_HAND_RAV + p] -= 1
+        m[O_SLOTS + 6 * p + slot] = RAVAGER_SLOT + r
         colour = -1
     else:
         card, slot = divmod(a - PLAY_MISSION, 6)
         s.mc_where[card] = MC_SLOT + p
-        s.hand_mc[p, card // 20] -= 1
-        s.slots[p, slot] = card
+        m[O_HAND_MC + 3 * p + card // 20] -= 1
+        m[O_SLOTS + 6 * p + slot] = card
         colour = card // 20
     pend = 0
     comp = s.comp
@@ -164,25 +165,25 @@ def _do_a2_die(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
     d = a - SELECT_DIE
-    owner = s.die_owner.item(d)
+    owner = m[O_DIE_OWNER + d]
     bought = owner != p
     if bought:
-        s.res[p] -= 1
+        m[O_RES + p] -= 1
         if owner == BOT:
             if m[M_SOLO]:
                 gain_vp(s, BOT, 1, SRC_TRADE, f"{seat_name(s, p)} bought Hal's die")
             # 2 players: the resource goes to the supply (2-PLAYER GAME)
         else:
-            s.res[owner] += 1
+            m[O_RES + owner] += 1
         if s.log is not None:
-            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {s.die_value.item(d)}")
-    s.die_owner[d] = DIE_IN_USE
-    s.die_reserved[d] = 0
+            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {m[O_DIE_VALUE + d]}")
+    m[O_DIE_OWNER + d] = DIE_IN_USE
+    m[O_DIE_RESERVED + d] = 0
     m[M_DIE] = d
     m[M_DIE_BOUGHT] = int(bought)
     m[M_DIE_COLOUR0] = d // 6
     m[M_DIE_COLOUR] = d // 6
-    m[M_DIE_VALUE] = s.die_value[d]
+    m[M_DIE_VALUE] = m[O_DIE_VALUE + d]
     m[M_DIE_FLIPPED] = 0
     m[M_BOOSTS_USED] = 0
     m[M_PHASE] = PH_A2_MODIFY
@@ -192,7 +193,7 @@ def _do_a2_modify(s: State, a: int) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
     if a == FLIP_DIE:
-        s.debris[p] -= 1
+        m[O_DEBRIS + p] -= 1
         v = FLIP[m[M_DIE_VALUE]]
         m[M_DIE_VALUE] = v
         m[M_DIE_FLIPPED] = 1

@@ -12,8 +12,8 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 from ..actions import DONE, RESERVE_DIE, USE_BOOST
 from ..constants import BE_FREE_RESERVE, COLOURS
 from ..state import (
-    BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER, PH_B_RESERVE,
-    RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
+    BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
+    O_DIE_RESERVED, O_RES, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
 )
 
 from .core import _log, gain_vp, seat_name
@@ -84,13 +84,13 @@ def _do_b_reserve(s: State, a: int) -> None:
         m[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
         return
     d = a - RESERVE_DIE
-    s.die_reserved[d] = 1
+    m[O_DIE_RESERVED + d] = 1
     if m[M_B_FREE_COLOUR] >= 0:
         m[M_B_FREE_COLOUR] = -1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (1x tile)")
     else:
-        s.res[p] -= 1
+        m[O_RES + p] -= 1
         m[M_B_PAID] = 1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} for 1 resource")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..actions import PASS, SEQUENCE_A, SEQUENCE_B
-from ..state import M_PHASE, M_TURN_PLAYER, PH_A1_CARD, PH_TURN, State
+from ..state import M_PHASE, M_TURN_PLAYER, O_LAST_SEQ, PH_A1_CARD, PH_TURN, State
 
 from .core import SEQ_A, SEQ_B, _log, seat_name
 from .phases import register
@@ -25,13 +25,13 @@ def _legal_turn(s: State) -> list[int]:
 def _do_turn(s: State, a: int) -> None:
     p = s.mv[M_TURN_PLAYER]
     if a == SEQUENCE_A:
-        s.last_seq[p] = SEQ_A
+        s.mv[O_LAST_SEQ + p] = SEQ_A
         s.mv[M_PHASE] = PH_A1_CARD
     elif a == SEQUENCE_B:
-        s.last_seq[p] = SEQ_B
+        s.mv[O_LAST_SEQ + p] = SEQ_B
         _sequence_b(s, p)
     else:  # PASS
-        s.last_seq[p] = SEQ_B
+        s.mv[O_LAST_SEQ + p] = SEQ_B
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} passes the final turn")
         _end_turn(s)
