@@ -191,3 +191,13 @@ def test_store_grid_debris_returns_the_debris_on_a_grid_to_storage(n):
             assert np.array_equal(c.buf, ref.buf)
     with pytest.raises(ValueError, match="not a player seat"):
         kernels.store_grid_debris(s, 4)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_cards_at_lists_the_mission_cards_of_a_location(n):
+    """``cards_at`` (a hand's Mission cards, the cards at any location code) equals the named view's scan."""
+    from blackangel_env.state import MC_HAND
+    for s in _positions(n, n % 2 == 0):
+        where = s.mc_where.tolist()
+        for code in sorted(set(where)) + [MC_HAND + k for k in range(5)]:
+            assert kernels.cards_at(s, code) == [i for i, w in enumerate(where) if w == code]

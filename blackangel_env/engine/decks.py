@@ -4,11 +4,6 @@ the Mission decks and hands, the Ravager deck and hands (basic operations, no de
 
 from __future__ import annotations
 
-try:
-    import cython
-except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
-    from .. import _cython_shim as cython
-
 import numpy as np
 
 from ..constants import COLOURS
@@ -18,6 +13,7 @@ from ..state import (
 )
 
 from .core import _log
+from .kernels import cards_at
 
 
 def _shuffled(s: State, items: list[int]) -> list[int]:
@@ -93,13 +89,9 @@ def _discard_mission(s: State, card: int) -> None:
     s.mc_hex[card] = -1
 
 
-@cython.locals(where=list, code=cython.long, i=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def _hand_missions(s: State, p: int) -> list[int]:
-    # one pass over the list with C ints (compiled): cheaper than list.count / list.index or numpy
-    where = s.mc_where.tolist()
-    code = MC_HAND + p
-    n = len(where)
-    return [i for i in range(n) if where[i] == code]
+    """The Mission cards in p's hand, ascending (a typed scan: ``kernels.cards_at``)."""
+    return cards_at(s, MC_HAND + p)
 
 
 def _hand_total(s: State, p: int) -> int:

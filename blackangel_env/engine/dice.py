@@ -5,7 +5,7 @@ an action sees (basic operations, no decision).
 from __future__ import annotations
 
 from ..constants import COLOURS
-from ..state import DIE_SUPPLY, SRC_PENALTY, State
+from ..state import DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY, State
 
 from .core import _log, gain_vp
 from .kernels import roll_dice, take_supply_dice
@@ -83,7 +83,10 @@ def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
 
 def _roll_robots(s: State, seat: int, penalise: bool) -> None:
     """Roll one die per workstation robot of ``seat``, colour by colour, while the supply has one (Sequence B)."""
-    _roll_dice(s, [(seat, c, k) for c, k in enumerate(s.robots_ws[seat].tolist())], penalise)
+    if not 0 <= seat < MAX_SEATS:
+        raise ValueError(f"_roll_robots: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
+    o = O_ROBOTS_WS + 3 * seat                   # the seat's row of robots_ws, through the buffer
+    _roll_dice(s, [(seat, c, k) for c, k in enumerate(s.mv[o:o + 3].tolist())], penalise)
 
 
 def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> None:

@@ -14,7 +14,8 @@
   unreserved and blank; it returns the total of their values (the VP the player loses for them);
 * ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve);
 * ``store_grid_debris(s, seat)``: the debris on the tiles of a seat's grid back to its storage (B.2 and final
-  scoring).
+  scoring);
+* ``cards_at(s, code)``: the Mission cards whose location is ``code`` (a hand: ``MC_HAND + seat``, ...).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -261,6 +262,21 @@ def store_grid_debris(s: State, seat: int) -> int:
                 k += 1
     buf[L.debris + seat] += k
     return k
+
+
+# --- Mission cards by location ---------------------------------------------------------------------------------
+
+def cards_at(s: State, code: int) -> list:
+    """The Mission cards (ids, ascending) whose ``mc_where`` is ``code``."""
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed_kernels
+    c: cython.short = code
+    i: cython.Py_ssize_t
+    out: list = []
+    for i in range(L.n_missions):
+        if buf[L.mc_where + i] == c:
+            out.append(i)
+    return out
 
 
 # --- dice taken from the supply (B.1) -------------------------------------------------------------------------

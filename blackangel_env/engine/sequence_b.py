@@ -35,7 +35,7 @@ def _legal_b_reserve(s: State) -> list[int]:
     if free >= 0:
         return [RESERVE_DIE + d for d in own if d // 6 == free]
     out = [DONE]
-    if not m[M_B_PAID] and s.res.item(p) >= 1:
+    if not m[M_B_PAID] and m[O_RES + p] >= 1:
         out.extend(RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
         c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
