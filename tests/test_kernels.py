@@ -201,3 +201,11 @@ def test_cards_at_lists_the_mission_cards_of_a_location(n):
         where = s.mc_where.tolist()
         for code in sorted(set(where)) + [MC_HAND + k for k in range(5)]:
             assert kernels.cards_at(s, code) == [i for i, w in enumerate(where) if w == code]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_ship_hexes_lists_the_hexes_of_a_seats_ships(n):
+    for s in _positions(n, n % 2 == 1):
+        for seat in range(5):
+            assert kernels.ship_hexes(s, seat) == [h for h in range(s.hex_ship.shape[0])
+                                                   if seat in s.hex_ship[h].tolist()]

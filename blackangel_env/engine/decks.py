@@ -8,8 +8,8 @@ import numpy as np
 
 from ..constants import COLOURS
 from ..state import (
-    MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, RV_DECK, RV_DISCARD, RV_HAND, TL_ADV_SLOT, TL_DISCARD,
-    TL_DISPLAY, State,
+    MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
+    TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY, State,
 )
 
 from .core import _log
@@ -95,7 +95,10 @@ def _hand_missions(s: State, p: int) -> list[int]:
 
 
 def _hand_total(s: State, p: int) -> int:
-    return sum(s.hand_mc[p].tolist())
+    if not 0 <= p < MAX_SEATS:
+        raise ValueError(f"_hand_total: seat {p!r} is not a seat 0-{MAX_SEATS - 1}")
+    o = O_HAND_MC + 3 * p                        # p's row of hand_mc, through the buffer
+    return sum(s.mv[o:o + 3].tolist())
 
 
 def _lowest_hand_ravager(s: State, p: int) -> int:

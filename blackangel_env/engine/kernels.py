@@ -15,7 +15,8 @@
 * ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve);
 * ``store_grid_debris(s, seat)``: the debris on the tiles of a seat's grid back to its storage (B.2 and final
   scoring);
-* ``cards_at(s, code)``: the Mission cards whose location is ``code`` (a hand: ``MC_HAND + seat``, ...).
+* ``cards_at(s, code)``: the Mission cards whose location is ``code`` (a hand: ``MC_HAND + seat``, ...);
+* ``ship_hexes(s, seat)``: the hexes holding a ship of a seat.
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -276,6 +277,20 @@ def cards_at(s: State, code: int) -> list:
     for i in range(L.n_missions):
         if buf[L.mc_where + i] == c:
             out.append(i)
+    return out
+
+
+def ship_hexes(s: State, seat: int) -> list:
+    """The hexes (ascending) where ``seat`` has a ship (at most one a hex: two ships of a hex are of different
+    players)."""
+    L: _Layout = _layout(s)
+    buf: cython.short[:] = s._typed_kernels
+    p: cython.short = seat
+    h: cython.Py_ssize_t
+    out: list = []
+    for h in range(L.n_hexes):
+        if buf[L.hex_ship + 2 * h] == p or buf[L.hex_ship + 2 * h + 1] == p:
+            out.append(h)
     return out
 
 

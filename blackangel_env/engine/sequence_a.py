@@ -28,14 +28,16 @@ from .board_actions import _resolve_ravager_effect
 
 
 def _legal_a1_card(s: State) -> list[int]:
-    p = s.mv[M_TURN_PLAYER]
-    empty = [k for k, code in enumerate(s.slots[p].tolist()) if code < 0]
+    m = s.mv
+    p = m[M_TURN_PLAYER]
+    o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
+    empty = [k for k, code in enumerate(m[o:o + 6].tolist()) if code < 0]
     cands = []
     if empty:
         for card in _hand_missions(s, p):
             base = PLAY_MISSION + card * 6
             cands.extend([base + k for k in empty])
-        if s.hand_rav.item(p) > 0:
+        if m[O_HAND_RAV + p] > 0:
             cands.extend([PLAY_RAVAGER + k for k in empty])
     return [DONE] + _guarded(s, p, cands)
 

@@ -15,6 +15,7 @@ from ..board import black_angel_hex, neighbours
 from ..components import Components
 from ..state import BOT, M_N_STRIPS, State, _views
 
+from .kernels import ship_hexes
 from .ship_moves import destinations
 
 
@@ -40,13 +41,9 @@ def _hex_block(s: State) -> np.ndarray:
     return s.buf[start:end].reshape(4, -1)
 
 
-@cython.locals(hs=list, q=cython.long, i=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def _own_ship_hexes(s: State, p: int) -> list[int]:
-    # a player has at most one ship per hex; one pass with C ints (compiled), as in decks._hand_missions
-    hs = s.hex_ship.ravel().tolist()
-    q = p
-    n = len(hs)
-    return [i >> 1 for i in range(n) if hs[i] == q]
+    """The hexes of p's ships, ascending (a player has at most one ship a hex; a typed scan: ``kernels``)."""
+    return ship_hexes(s, p)
 
 
 def _ships_on(s: State, h: int) -> list[int]:
