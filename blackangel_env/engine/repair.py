@@ -5,7 +5,9 @@ onto a tile of the grid (which activates it).
 from __future__ import annotations
 
 from ..actions import DEBRIS_TO_STORAGE, DEBRIS_TO_TILE, DONE, REPAIR_ACTION, REPAIR_DIE
-from ..state import DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, PH_DEBRIS, PH_REPAIR, State
+from ..state import (
+    DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, PH_DEBRIS, PH_REPAIR, State,
+)
 
 from .phases import register
 from .a3 import _a3
@@ -15,9 +17,9 @@ from .tiles import _activatable, _start_tile
 def _legal_repair(s: State) -> list[int]:
     m = s.mv
     out = [DONE] if m[M_DONE] > 0 else []
-    out.extend([REPAIR_ACTION + a for a, k in enumerate(s.dmg.tolist()) if k > 0])
-    owners = s.die_owner.tolist()
-    damaged = s.die_damaged.tolist()
+    out.extend([REPAIR_ACTION + a for a, k in enumerate(m[O_DMG:O_DMG + 6].tolist()) if k > 0])
+    owners = m[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()       # the fields through the buffer
+    damaged = m[O_DIE_DAMAGED:O_DIE_DAMAGED + 18].tolist()
     for c in range(3):
         if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
             out.append(REPAIR_DIE + c)

@@ -68,7 +68,7 @@ def _legal_a2_modify(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris.item(p) >= 1
+    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and m[O_DEBRIS + p] >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = _die_uses(s, p, colour, value)               # a new list
@@ -91,7 +91,7 @@ def _legal_die_colour(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and s.debris.item(p) >= 1
+    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and m[O_DEBRIS + p] >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     return [SET_DIE_COLOUR + c for c in range(3)

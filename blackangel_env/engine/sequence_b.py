@@ -13,7 +13,7 @@ from ..actions import DONE, RESERVE_DIE, USE_BOOST
 from ..constants import BE_FREE_RESERVE, COLOURS
 from ..state import (
     BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
-    O_DIE_RESERVED, O_RES, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
+    O_DIE_RESERVED, O_RES, O_SLOTS, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
 )
 
 from .core import _log, gain_vp, seat_name
@@ -110,7 +110,11 @@ def _finish_b(s: State) -> None:
 
 def reset_board(s: State, p: int) -> None:
     """B.2: discard the cards played around the board; debris on tiles back to storage."""
-    for code in s.slots[p].tolist():
+    if not 0 <= p < 4:
+        raise ValueError(f"reset_board: seat {p!r} is not a player seat 0-3")
+    m = s.mv
+    o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
+    for code in m[o:o + 6].tolist():
         if code >= RAVAGER_SLOT:
             s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
         elif code >= 0:
