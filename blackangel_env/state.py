@@ -573,7 +573,6 @@ O_VP = FIXED_OFFSETS["vp"]
 O_VP_SRC = FIXED_OFFSETS["vp_src"]                 # + N_SRC * seat + source
 O_RES = FIXED_OFFSETS["res"]
 O_DEBRIS = FIXED_OFFSETS["debris"]
-O_ROBOTS_BREAK = FIXED_OFFSETS["robots_break"]
 O_ROBOTS_WS = FIXED_OFFSETS["robots_ws"]           # + 3 * seat + colour
 O_LAST_SEQ = FIXED_OFFSETS["last_seq"]
 O_HAND_MC = FIXED_OFFSETS["hand_mc"]               # + 3 * seat + colour

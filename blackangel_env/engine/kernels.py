@@ -253,11 +253,13 @@ def store_grid_debris(s: State, seat: int) -> int:
     cell: cython.Py_ssize_t
     t: cython.Py_ssize_t
     k: cython.int = 0
+    for cell in range(9):                                # checked before anything moves
+        t = buf[L.grid + 9 * seat + cell]
+        if t >= L.n_tiles:
+            raise ValueError(f"store_grid_debris: tile {t} in player_{seat}'s grid is not a tile")
     for cell in range(9):
         t = buf[L.grid + 9 * seat + cell]
         if t >= 0:
-            if t >= L.n_tiles:
-                raise ValueError(f"store_grid_debris: tile {t} in player_{seat}'s grid is not a tile")
             if buf[L.tile_debris + t]:
                 buf[L.tile_debris + t] = 0
                 k += 1
