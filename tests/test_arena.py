@@ -177,3 +177,21 @@ def test_a_network_agent_plays_with_one_torch_thread_and_the_setting_comes_back(
         assert len(arena._REUSED) == 1 and play_match(["netlike", "random"], 0, 3) == a    # reused, reseeded
     finally:
         torch.set_num_threads(n)
+
+
+def test_a_fork_pool_of_a_process_with_other_threads_is_spawned():
+    """Forking a process that runs other threads (torch's, Ray's, a Jupyter client's) can leave the child waiting
+    forever on a lock a thread held at the fork (a full test run hung so, in the imitation collector's forked pool
+    after the RLlib and notebook tests): ``worker_pool(context="fork")`` then spawns its workers."""
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        with worker_pool(1, context="fork") as pool:
+            assert pool._ctx.get_start_method() == "spawn"
+            assert pool.apply(os.getpid) != os.getpid()
+    finally:
+        stop.set()
+        thread.join()

@@ -107,12 +107,24 @@ def in_worker() -> bool:
     return multiprocessing.parent_process() is not None
 
 
+def _single_threaded() -> bool:
+    """The process runs one OS thread (Linux's /proc; False where it cannot be told)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 @contextmanager
 def worker_pool(workers: int, context: str = "spawn"):
     """A ``multiprocessing`` pool of ``workers`` processes that each run torch and BLAS with one thread: the
     thread-count variables are set in the environment the workers start with (a spawned worker loads numpy and
     torch after it starts) and every worker calls ``limit_threads`` first (a forked worker inherits the parent's
-    loaded libraries)."""
+    loaded libraries).  ``context="fork"`` forks only a process that runs a single thread: a process with other
+    threads (torch's, Ray's, a Jupyter client's) may hold a lock at the fork that the child then waits on forever,
+    so its workers are spawned instead."""
+    if context == "fork" and not _single_threaded():
+        context = "spawn"
     saved = {var: os.environ.get(var) for var in THREAD_VARIABLES}
     os.environ.update({var: "1" for var in THREAD_VARIABLES})
     try:
