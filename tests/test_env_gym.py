@@ -14,6 +14,7 @@ from helpers import game  # noqa: F401  (puts the checkout on sys.path when the 
 import blackangel_env  # noqa: F401  (registers the Gymnasium ids)
 from blackangel_env import IllegalActionError, engine
 from blackangel_env import actions as A
+from blackangel_env.agents.arena import safe_start_method
 from blackangel_env.config import GameConfig
 from blackangel_env.encoding import observation_size
 from blackangel_env.gym_env import BlackAngelSingleAgentEnv, RandomPolicy
@@ -296,7 +297,7 @@ def test_maskable_ppo_solo_never_takes_a_masked_action(tmp_path):
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     torch.set_num_threads(1)
-    venv = SubprocVecEnv([_make_checked(0), _make_checked(1)], start_method="fork")
+    venv = SubprocVecEnv([_make_checked(0), _make_checked(1)], start_method=safe_start_method("fork"))
     try:
         model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=128, n_epochs=2, seed=0,
                                         policy_kwargs={"net_arch": [64, 64]}, verbose=0, device="cpu")

@@ -16,6 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
 
+from blackangel_env.agents.arena import safe_start_method  # noqa: E402
 from blackangel_env.training import selfplay  # noqa: E402
 from blackangel_env.training.checkpoints import latest_checkpoint, list_checkpoints, read_meta  # noqa: E402
 from blackangel_env.training.config import ConfigError, load_config, read_yaml  # noqa: E402
@@ -233,7 +234,7 @@ def test_the_pool_reaches_subprocess_workers(tiny_run):
     snaps = [str(p) for _, p in selfplay.list_snapshots(run)]
     cfg = load_config(TINY, ["selfplay.w_latest=1", "selfplay.w_pool=0", "selfplay.w_baselines=0"], schema=SCHEMA)
     venv = SubprocVecEnv([selfplay._EnvFactory(selfplay.env_kwargs(cfg, i), selfplay.shaping_kwargs(cfg))
-                          for i in range(2)], start_method="fork")
+                          for i in range(2)], start_method=safe_start_method("fork"))
     try:
         venv.env_method("set_pool", snaps)
         venv.seed(0)

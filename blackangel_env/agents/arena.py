@@ -115,6 +115,13 @@ def _single_threaded() -> bool:
         return False
 
 
+def safe_start_method(method: str) -> str:
+    """The ``multiprocessing`` start method to use for ``method``: "spawn" instead of "fork" in a process that runs
+    other threads (torch's, Ray's, a Jupyter client's), where a forked child may wait forever on a lock a thread
+    held at the fork; ``method`` otherwise."""
+    return "spawn" if method == "fork" and not _single_threaded() else method
+
+
 @contextmanager
 def worker_pool(workers: int, context: str = "spawn"):
     """A ``multiprocessing`` pool of ``workers`` processes that each run torch and BLAS with one thread: the
@@ -123,8 +130,7 @@ def worker_pool(workers: int, context: str = "spawn"):
     loaded libraries).  ``context="fork"`` forks only a process that runs a single thread: a process with other
     threads (torch's, Ray's, a Jupyter client's) may hold a lock at the fork that the child then waits on forever,
     so its workers are spawned instead."""
-    if context == "fork" and not _single_threaded():
-        context = "spawn"
+    context = safe_start_method(context)
     saved = {var: os.environ.get(var) for var in THREAD_VARIABLES}
     os.environ.update({var: "1" for var in THREAD_VARIABLES})
     try:

@@ -131,7 +131,8 @@ PPO_SCHEMA: dict[str, Key] = {
     "vec_env.n_envs": Key(int, 16, "parallel training environments", check=_positive),
     "vec_env.type": Key(str, "dummy", "DummyVecEnv (in the learner's process) or SubprocVecEnv (one process "
                         "per env)", choices=("dummy", "subproc")),
-    "vec_env.start_method": Key(str, "fork", "multiprocessing start method of SubprocVecEnv",
+    "vec_env.start_method": Key(str, "fork", "multiprocessing start method of SubprocVecEnv (fork: spawn instead "
+                                "in a process that already runs other threads, where forking can hang)",
                                 choices=("fork", "forkserver", "spawn")),
     # -- policy -----------------------------------------------------------------------------------------------
     "policy.type": Key(str, "entity", "mlp = SB3's MlpPolicy on the flat vector; entity = the structured "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from blackangel_env.agents.arena import in_worker, limit_threads
+from blackangel_env.agents.arena import in_worker, limit_threads, safe_start_method
 
 __all__ = ["EnvFactory", "env_kwargs", "make_env", "make_vec_env", "shaping_kwargs"]
 
@@ -59,7 +59,7 @@ def make_vec_env(cfg: dict[str, Any], seed: int):
 
     fns = [EnvFactory(env_kwargs(cfg), shaping_kwargs(cfg)) for _ in range(cfg["vec_env.n_envs"])]
     if cfg["vec_env.type"] == "subproc":
-        venv = SubprocVecEnv(fns, start_method=cfg["vec_env.start_method"])
+        venv = SubprocVecEnv(fns, start_method=safe_start_method(cfg["vec_env.start_method"]))
     else:
         venv = DummyVecEnv(fns)
     venv.seed(seed)                      # environment i: seed + i, applied at the first reset

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, win_stats
+from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, safe_start_method, win_stats
 from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
 
 from .checkpoints import BEST_MODEL, ModelLoadError, read_meta
@@ -253,7 +253,7 @@ class SelfPlayTrainer(Trainer):
         fns = [_EnvFactory(env_kwargs(cfg, i, self.snapshots), shaping_kwargs(cfg))
                for i in range(cfg["vec_env.n_envs"])]
         if cfg["vec_env.type"] == "subproc":
-            venv = SubprocVecEnv(fns, start_method=cfg["vec_env.start_method"])
+            venv = SubprocVecEnv(fns, start_method=safe_start_method(cfg["vec_env.start_method"]))
         else:
             venv = DummyVecEnv(fns)
         venv.seed(seed)
