@@ -252,28 +252,18 @@ class _View:
         return v
 
 
-class _Memory:
-    """``State.mv``: the state's buffer as a Python ``memoryview`` (int16), made on first read and kept in the
-    state's ``__dict__``.  The engine reads and writes its scalar registers through it (``s.mv[M_PHASE]``:
-    ``m`` lies at the start of the buffer): a Python int in and out, a few times cheaper than a numpy
-    ``item()`` or item assignment."""
+class _BufferAs:
+    """``State.mv``, ``State._typed`` and ``State._typed_kernels``: the state's buffer in the form a reader takes it,
+    made on first read by the attribute's maker (``_BUFFER_MAKERS``) and kept in the state's ``__dict__``.
 
-    __slots__ = ()
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        v = obj.__dict__["mv"] = memoryview(obj.buf)
-        return v
-
-
-class _TypedMemory:
-    """``State._typed`` and ``State._typed_kernels``: the state's buffer as the typed code of a compiled engine
-    module takes it, made on first read (by the maker that module gives ``use_typed_view``; without one, the numpy
-    array) and kept in the state's ``__dict__``.  Typed code takes a Cython memoryview object of its own module's
-    type without the buffer protocol and the format check that a numpy array costs it at every call (about 1,300
-    instructions); Cython gives each module its own memoryview type, hence one attribute per module that reads
-    the buffer often (``engine.predicates``: ``_typed``, ``engine.kernels``: ``_typed_kernels``)."""
+    * ``mv``: a Python ``memoryview`` (int16).  The engine reads and writes its scalar registers and the fields
+      before the display through it (``s.mv[M_PHASE]``, ``s.mv[O_RES + p]``): a Python int in and out, a few times
+      cheaper than a numpy ``item()`` or item assignment.
+    * ``_typed`` (``engine.predicates``), ``_typed_kernels`` (``engine.kernels``): a Cython typed memoryview object
+      of the compiled module that gives its maker (``use_typed_view``; the numpy array until then, and
+      interpreted).  Typed code takes an object of its own module's type without the buffer protocol and the
+      format check a numpy array costs it at every call (about 1,300 instructions); Cython gives each module its
+      own memoryview type, hence one attribute per module that reads the buffer often."""
 
     __slots__ = ("name",)
 
@@ -283,13 +273,16 @@ class _TypedMemory:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self
-        maker = _typed_views.get(self.name)
-        v = obj.__dict__[self.name] = obj.buf if maker is None else maker(obj.buf)
+        v = obj.__dict__[self.name] = _BUFFER_MAKERS[self.name](obj.buf)
         return v
 
 
+def _as_is(buf):
+    return buf
+
+
 _TYPED = ("_typed", "_typed_kernels")
-_typed_views: dict = {}       # attribute -> the engine module's maker of it, given by use_typed_view
+_BUFFER_MAKERS: dict = {"mv": memoryview, "_typed": _as_is, "_typed_kernels": _as_is}
 
 
 def use_typed_view(maker, attribute: str = "_typed") -> None:
@@ -297,11 +290,11 @@ def use_typed_view(maker, attribute: str = "_typed") -> None:
     kept in the state attribute ``attribute`` (one of ``_TYPED``)."""
     if attribute not in _TYPED:
         raise ValueError(f"use_typed_view: unknown attribute {attribute!r}; one of {_TYPED}")
-    _typed_views[attribute] = maker
+    _BUFFER_MAKERS[attribute] = maker
 
 
 # what a pickle leaves out besides the named views: the buffer's memoryviews and the engine's tables (made again)
-_NOT_PICKLED = ("mv", "_pred") + _TYPED
+_NOT_PICKLED = ("_pred",) + tuple(_BUFFER_MAKERS)
 
 _position_check = None     # the engine's check that a live position can go on, given by use_position_check
 
@@ -324,9 +317,9 @@ class State:
     log = None
     _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
     _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
-    mv = _Memory()
-    _typed = _TypedMemory("_typed")
-    _typed_kernels = _TypedMemory("_typed_kernels")
+    mv = _BufferAs("mv")
+    _typed = _BufferAs("_typed")
+    _typed_kernels = _BufferAs("_typed_kernels")
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config

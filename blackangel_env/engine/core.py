@@ -24,6 +24,11 @@ class IllegalActionError(ValueError):
     """The action is not legal in this state; the state was left unchanged."""
 
 
+def not_a_state(what: str, s) -> TypeError:
+    """The error of an entry point (``what``) given something else than a State."""
+    return TypeError(f"{what}: expected a blackangel_env State, got {type(s).__name__}")
+
+
 def seat_name(s: State, seat: int) -> str:
     if seat == BOT:
         return "Hal" if s.mv[M_SOLO] else "neutral"

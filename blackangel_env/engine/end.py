@@ -23,7 +23,7 @@ from ..state import (
     M_TRIGGER_ROUND, PH_GAME_OVER, SRC_ADVANCED, SRC_CONVERSION, TL_ADV_SPACE, TL_EJECTED, VP_SOURCES, State,
 )
 
-from .core import _log, gain_vp
+from .core import _log, gain_vp, not_a_state
 from .kernels import store_grid_debris
 
 
@@ -119,7 +119,7 @@ def finish_game(s: State) -> None:
 def final_scores(s: State) -> list[int]:
     """Final VP of each player (the game must be over)."""
     if not isinstance(s, State):
-        raise TypeError(f"final_scores: expected a blackangel_env State, got {type(s).__name__}")
+        raise not_a_state("final_scores", s)
     if not s.mv[M_GAME_OVER]:
         raise ValueError("the game is not over")
     return [s.vp.item(p) for p in range(s.num_players)]

@@ -15,7 +15,7 @@ from .. import actions as A
 from .. import state as _state_module
 from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
 
-from .core import IllegalActionError, seat_name
+from .core import IllegalActionError, not_a_state, seat_name
 
 
 _LEGAL: list = [None] * len(PHASE_NAMES)      # phase -> legal(s) -> list of action ids
@@ -46,7 +46,7 @@ def legal_actions(s: State) -> list[int]:
     """The sorted list of legal action ids for the seat to act (empty when the game is over): a fresh list,
     which the caller may change without changing the engine's answers."""
     if not isinstance(s, State):
-        raise _not_a_state("legal_actions", s)
+        raise not_a_state("legal_actions", s)
     return list(_legal_list(s))
 
 
@@ -69,7 +69,7 @@ def legal_mask(s: State) -> np.ndarray:
     """The legal actions as an int8 mask (a new array).  The masks of the legal sets met are kept (the same
     sets come back all the time: the turn choice, a lone DONE, ...): a copy costs less than building one."""
     if not isinstance(s, State):
-        raise _not_a_state("legal_mask", s)
+        raise not_a_state("legal_mask", s)
     legal = _legal_list(s)
     key = tuple(legal)
     mask = _MASKS.get(key)
@@ -84,7 +84,7 @@ def legal_mask(s: State) -> np.ndarray:
 def apply(s: State, action: int) -> None:
     """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
     if not isinstance(s, State):
-        raise _not_a_state("apply", s)
+        raise not_a_state("apply", s)
     if s.mv[M_GAME_OVER]:
         raise IllegalActionError(f"the game is over; action {action} cannot be applied")
     if type(action) is not int:            # a plain int (the usual case) needs neither check nor conversion
@@ -166,9 +166,3 @@ def _dead_end(s: State) -> str | None:
 
 
 _state_module.use_position_check(_dead_end)       # State.from_dict refuses a position that cannot go on
-
-
-def _not_a_state(what: str, s) -> TypeError:
-    """The error of an entry point given something else than a State (defined last: the compiled names of the
-    entry points, which benchmarks/engine_instructions.py toggles on, keep their numbers)."""
-    return TypeError(f"{what}: expected a blackangel_env State, got {type(s).__name__}")

@@ -29,6 +29,8 @@ from ..state import (
     MC_TUCKED, RV_BOARD, RV_BOX, RV_DECK, RV_DISCARD, RV_HAND, RV_SLOT, State,
 )
 
+from .core import not_a_state
+
 PUBLIC, HOLDER, NOBODY = "public", "holder", "nobody"
 SEATS = 5                     # places held per seat: players 0..3 and the neutral player / Hal
 
@@ -102,7 +104,7 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     generator (future dice rolls and reshuffles).  A ``seat`` that is not a player seat of the game raises
     ValueError, an ``rng`` that is not a ``numpy.random.Generator`` (or a ``state`` that is not a State) TypeError."""
     if not isinstance(state, State):
-        raise TypeError(f"resample_hidden: expected a blackangel_env State, got {type(state).__name__}")
+        raise not_a_state("resample_hidden", state)
     n = state.num_players
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
         raise ValueError(f"resample_hidden: seat must be a player seat 0..{n - 1}, got {seat!r}")
