@@ -5,7 +5,9 @@
 
 * 16 robots per player (supply, break room, workstations, Mission rewards, Ravager cards, ship pilots);
 * every die of the game present (6, 5 or 4 per colour), damaged only in the supply, reserved only when owned;
-* 60 Mission cards, 30 Ravager cards and 76 tiles each in exactly one consistent place;
+* 60 Mission cards, 30 Ravager cards and 76 tiles each in exactly one consistent place (a deck or stack holds a
+  card or tile at every place within its count, a Ravager card on the board lies once in its location's stack,
+  a keep choice is two distinct cards drawn by the seat to act and no other card is marked as drawn);
 * at most 2 ships per hex, of different players; 0-2 Damage cubes per action; 0-3 Ravagers per location;
 * VP never negative and equal to the sum of the VP-by-source columns;
 * every scalar register (``State.m``) within its range, and the registers of the decision in progress

@@ -181,7 +181,7 @@ def roll_dice(s: State, dice: list) -> None:
     order given: the numbers one ``Generator.random(len(dice))`` call gives).  Compiled, the numbers are drawn
     in C from the generator's bit generator (``next_double``, which ``Generator.random`` calls for each number);
     interpreted, by ``Generator.random``."""
-    faces: list = list(s.comp.die_faces)
+    faces = s.comp.die_faces
     n: cython.Py_ssize_t = len(dice)
     i: cython.Py_ssize_t
     d: cython.Py_ssize_t
