@@ -15,7 +15,7 @@ from ..state import (
 )
 
 from .core import _log, gain_goods, gain_vp, seat_name
-from .kernels import scroll_board
+from .kernels import hex_cards, scroll_board, ships_to_supply
 from .space import _ship_to_supply, _ships_on, _strip_hexes
 from .end import _trigger_end
 
@@ -32,9 +32,10 @@ def advance_black_angel(s: State) -> None:
                 _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
     nxt = ba + 5
     reached = s.hex_terrain.item(nxt) == T_SPES
-    _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
+    if s.log is not None:
+        _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
     # Eject the cards of strip 1 (position 0).
-    ejected = [card for card in s.hex_card[:5].tolist() if card >= 0]
+    ejected = hex_cards(s, 0, 5)
     for card in ejected:
         _neutralization(s, card)
     for card in ejected:
@@ -51,11 +52,7 @@ def advance_black_angel(s: State) -> None:
         s.mc_hex[card] = -1
         if owner == BOT:
             s.mc_owner[card] = -1
-    hs = s.hex_ship[:5].ravel().tolist()
-    for h in range(5):
-        for q in hs[2 * h:2 * h + 2]:         # ships on the ejected strip return to the supply (rules-notes D5)
-            if q >= 0:
-                _ship_to_supply(s, h, q)
+    ships_to_supply(s, 0, 5)                  # ships on the ejected strip return to the supply (rules-notes D5)
     # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
     scroll_board(s, n_strips, _strip_hexes(s.comp)[s.strip_id.item(0), 1 - s.strip_face.item(0)])

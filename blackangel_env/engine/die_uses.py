@@ -102,7 +102,7 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
             key = (d // 6, values[d], -1)
             ok = verdict.get(key)
             if ok is None:
-                ok = verdict[key] = _die_reachable(s, p, key[0], key[1], False, boosts, cache_bought, res_delta=-1)
+                ok = verdict[key] = _die_reachable(s, p, key[0], key[1], False, boosts, cache_bought, -1)
         else:
             continue
         if ok:
@@ -114,7 +114,10 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
 
 def a2_possible(s: State, p: int) -> bool:
     """Sequence A is possible iff some die p may use has a legal action (rules decision R-A1; rules-notes D11)."""
-    return bool(_selectable_dice(s, p, stop_at_first=True))
+    boosts = _die_boosts(s, p)
+    if not boosts:
+        return bool(plain_selectable(s, p, True))
+    return bool(_selectable_dice(s, p, True))
 
 
 # A die use that nothing in A1 can take away (the A1 guard's shortcut).

@@ -138,10 +138,10 @@ def _hal_sequence_b(s: State) -> None:
         return
     if s.mv[M_END_TRIGGERED]:          # END OF THE GAME: the Black Angel advances no further
         _log(s, "Hal has no dice: he rolls (the Black Angel advances no further: the end is triggered)")
-        _roll_robots(s, BOT, penalise=True)
+        _roll_robots(s, BOT, True)
         return
     _log(s, "Hal has no dice: he rolls and the Black Angel advances")
-    _roll_robots(s, BOT, penalise=True)
+    _roll_robots(s, BOT, True)
     advance_black_angel(s)
 
 

@@ -16,6 +16,8 @@
 * ``store_grid_debris(s, seat)``: the debris on the tiles of a seat's grid back to its storage (B.2 and final
   scoring);
 * ``cards_at(s, code)``: the Mission cards whose location is ``code`` (a hand: ``MC_HAND + seat``, ...);
+* ``hex_cards(s, lo, hi)``: the Mission cards in Space on a run of hexes (strip 1's, ejected at B.3);
+* ``ships_to_supply(s, lo, hi)``: the ships on a run of hexes off the board, their pilots home (B.3, rules-notes D5);
 * ``ship_hexes(s, seat)``: the hexes holding a ship of a seat.
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
@@ -29,9 +31,10 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from .. import state as _state_module
-from ..state import DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
+from ..state import BOT, DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
 
 _DIE_SUPPLY = cython.declare(cython.int, DIE_SUPPLY)
+_BOT = cython.declare(cython.int, BOT)
 _MC_SPACE = cython.declare(cython.int, MC_SPACE)
 
 
@@ -60,6 +63,7 @@ class _Layout:
     die_owner: cython.Py_ssize_t
     die_reserved: cython.Py_ssize_t
     die_damaged: cython.Py_ssize_t
+    robots_supply: cython.Py_ssize_t
 
     def __init__(self, fields: dict):
         self.fields = fields
@@ -88,6 +92,7 @@ class _Layout:
         self.die_owner = fields["die_owner"][1]
         self.die_reserved = fields["die_reserved"][1]
         self.die_damaged = fields["die_damaged"][1]
+        self.robots_supply = fields["robots_supply"][1]
 
 
 _LAYOUTS: dict = {}
@@ -250,20 +255,22 @@ def store_grid_debris(s: State, seat: int) -> int:
         raise ValueError(f"store_grid_debris: seat {seat!r} is not a player seat 0-3")
     L: _Layout = _layout(s)
     buf: cython.short[:] = s._typed_kernels
+    p: cython.Py_ssize_t = seat
+    row: cython.Py_ssize_t = L.grid + 9 * p
     cell: cython.Py_ssize_t
     t: cython.Py_ssize_t
     k: cython.int = 0
     for cell in range(9):                                # checked before anything moves
-        t = buf[L.grid + 9 * seat + cell]
+        t = buf[row + cell]
         if t >= L.n_tiles:
             raise ValueError(f"store_grid_debris: tile {t} in player_{seat}'s grid is not a tile")
     for cell in range(9):
-        t = buf[L.grid + 9 * seat + cell]
+        t = buf[row + cell]
         if t >= 0:
             if buf[L.tile_debris + t]:
                 buf[L.tile_debris + t] = 0
                 k += 1
-    buf[L.debris + seat] += k
+    buf[L.debris + p] += k
     return k
 
 
@@ -280,6 +287,40 @@ def cards_at(s: State, code: int) -> list:
         if buf[L.mc_where + i] == c:
             out.append(i)
     return out
+
+
+def hex_cards(s: State, lo: int, hi: int) -> list:
+    """The Mission cards in Space on hexes ``lo``..``hi - 1``, hex by hex."""
+    L: _Layout = _layout(s)
+    if not 0 <= lo <= hi <= L.n_hexes:
+        raise ValueError(f"hex_cards: hexes {lo}..{hi} are not within the board's {L.n_hexes}")
+    buf: cython.short[:] = s._typed_kernels
+    h: cython.Py_ssize_t
+    out: list = []
+    for h in range(lo, hi):
+        if buf[L.hex_card + h] >= 0:
+            out.append(buf[L.hex_card + h])
+    return out
+
+
+def ships_to_supply(s: State, lo: int, hi: int) -> int:
+    """Every ship on hexes ``lo``..``hi - 1`` leaves the board for the general supply, its pilot back to its
+    player's robot supply (the neutral player's and Hal's ships have none: seat ``BOT``); the number of ships."""
+    L: _Layout = _layout(s)
+    if not 0 <= lo <= hi <= L.n_hexes:
+        raise ValueError(f"ships_to_supply: hexes {lo}..{hi} are not within the board's {L.n_hexes}")
+    buf: cython.short[:] = s._typed_kernels
+    i: cython.Py_ssize_t
+    q: cython.Py_ssize_t
+    k: cython.int = 0
+    for i in range(L.hex_ship + 2 * lo, L.hex_ship + 2 * hi):
+        q = buf[i]
+        if q >= 0:
+            if q != _BOT:
+                buf[L.robots_supply + q] += 1
+            buf[i] = -1
+            k += 1
+    return k
 
 
 def ship_hexes(s: State, seat: int) -> list:

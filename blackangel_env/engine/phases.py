@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from .. import actions as A
 from .. import state as _state_module
 from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
@@ -141,7 +146,7 @@ def _compute_legal(s: State) -> list[int]:
     if m[M_GAME_OVER]:
         return []
     ph = m[M_PHASE]
-    out = _LEGAL[ph](s)
+    out: list = _LEGAL[ph](s)
     f = _FILTER[ph]
     if f is not None:
         out = f(s, out)

@@ -152,6 +152,7 @@ def _ints(values):
 _TABLES: dict = {}
 
 
+@cython.ccall
 def _tables(s: State) -> _Tables:
     """The tables of the state's layout and components (kept on the state: ``_pred_cache``)."""
     c = s._pred
@@ -181,6 +182,7 @@ class _Board:
 _BOARDS: dict = {}
 
 
+@cython.ccall
 def _board(s: State) -> _Board:
     """The board of the state's number of strips (kept on the state: ``_pred_cache``)."""
     c = s._pred
@@ -220,6 +222,7 @@ def _typed_view(buf):
 _state_module.use_typed_view(_typed_view)
 
 
+@cython.ccall
 def _readable(buf):
     """What the predicates index: the int16 buffer itself compiled (a typed memoryview), its Python ints
     interpreted."""
@@ -532,12 +535,14 @@ def _usable(buf: cython.const[cython.short][:], t: _Tables, g: _Board, bufobj, p
     return value >= 1 and _mission_use(buf, t, g, p, colour, res_delta, debris_delta)
 
 
-def _check_seat(p) -> None:
+@cython.ccall
+def _check_seat(p: cython.long):
     if not 0 <= p < 4:
         raise ValueError(f"no seat {p} (0-3)")
 
 
-def _check_action(a) -> None:
+@cython.ccall
+def _check_action(a: cython.long):
     if not 0 <= a < 6:
         raise ValueError(f"no board action {a} (0-5)")
 

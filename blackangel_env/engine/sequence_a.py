@@ -4,6 +4,11 @@ line; choose a die (own, or bought), modify it, and choose its use.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import (
     BOARD_ACTION, DONE, FLIP_DIE, MISSION_ACTION, PLAY_MISSION, PLAY_RAVAGER, RESOLVE_TILE, SELECT_DIE,
     SET_DIE_COLOUR, USE_BOOST,
@@ -27,18 +32,24 @@ from .activation import _start_mission
 from .board_actions import _resolve_ravager_effect
 
 
+@cython.locals(p=cython.long, o=cython.long, k=cython.long, card=cython.long, base=cython.long)
 def _legal_a1_card(s: State) -> list[int]:
     m = s.mv
     p = m[M_TURN_PLAYER]
     o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
-    empty = [k for k, code in enumerate(m[o:o + 6].tolist()) if code < 0]
-    cands = []
+    empty: list = []
+    for k in range(6):
+        if m[o + k] < 0:
+            empty.append(k)
+    cands: list = []
     if empty:
         for card in _hand_missions(s, p):
             base = PLAY_MISSION + card * 6
-            cands.extend([base + k for k in empty])
+            for k in empty:
+                cands.append(base + k)
         if m[O_HAND_RAV + p] > 0:
-            cands.extend([PLAY_RAVAGER + k for k in empty])
+            for k in empty:
+                cands.append(PLAY_RAVAGER + k)
     return [DONE] + _guarded(s, p, cands)
 
 
@@ -72,7 +83,7 @@ def _legal_a2_modify(s: State) -> list[int]:
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = _die_uses(s, p, colour, value)               # a new list
-    if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, debris_delta=-1):
+    if can_flip and _die_reachable(s, p, colour, FLIP[value], False, boosts, cache, 0, -1):
         out.append(FLIP_DIE)
     for i, (cell, eff, bc) in enumerate(boosts):
         if bc != colour:

@@ -49,7 +49,7 @@ def _sequence_b(s: State, p: int) -> None:
     (damaged dice cost 1 VP each); then the optional reservation."""
     total = return_dice(s, p)
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
-    _roll_robots(s, p, penalise=True)
+    _roll_robots(s, p, True)
     if s.mv[M_N_PLAYERS] == 2:
         _neutral_dice(s)
     s.mv[M_B_PAID] = 0
@@ -69,7 +69,7 @@ def _neutral_dice(s: State) -> None:
             s.die_owner[d] = DIE_SUPPLY
     for c in range(3):
         if s.robots_ws.item(BOT, c) > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
-            _roll_into(s, BOT, c, penalise=False)
+            _roll_into(s, BOT, c, False)
 
 
 def _do_b_reserve(s: State, a: int) -> None:
@@ -114,12 +114,13 @@ def reset_board(s: State, p: int) -> None:
         raise ValueError(f"reset_board: seat {p!r} is not a player seat 0-3")
     m = s.mv
     o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
-    for code in m[o:o + 6].tolist():
-        if code >= RAVAGER_SLOT:
-            s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
-        elif code >= 0:
-            _discard_mission(s, code)
-    s.slots[p] = -1
+    for k, code in enumerate(m[o:o + 6].tolist()):
+        if code != -1:
+            if code >= RAVAGER_SLOT:
+                s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
+            elif code >= 0:
+                _discard_mission(s, code)
+            m[o + k] = -1
     store_grid_debris(s, p)
 
 
