@@ -209,3 +209,53 @@ def test_ship_hexes_lists_the_hexes_of_a_seats_ships(n):
         for seat in range(5):
             assert kernels.ship_hexes(s, seat) == [h for h in range(s.hex_ship.shape[0])
                                                    if seat in s.hex_ship[h].tolist()]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_hex_cards_lists_the_cards_in_space_on_a_run_of_hexes(n):
+    """``hex_cards`` (strip 1's cards, ejected at Sequence B.3) equals the named view's scan, hex by hex."""
+    for s in _positions(n, n % 2 == 0):
+        cards = s.hex_card.tolist()
+        for lo, hi in ((0, 5), (0, 0), (5, 10), (0, len(cards))):
+            assert kernels.hex_cards(s, lo, hi) == [c for c in cards[lo:hi] if c >= 0]
+
+
+def _ships_to_supply_reference(s, lo, hi):
+    from blackangel_env.state import BOT
+    k = 0
+    for h in range(lo, hi):
+        for q in s.hex_ship[h].tolist():
+            if q >= 0:
+                if q != BOT:
+                    s.robots_supply[q] += 1
+                k += 1
+    s.hex_ship[lo:hi] = -1
+    return k
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_ships_to_supply_takes_the_ships_off_and_sends_the_pilots_home(n):
+    """Rulebook, Sequence B.3 (rules-notes D5): the ships on the ejected strip go back to the general supply and
+    their pilots to their players' robot supplies; Hal's and the neutral player's ships have no pilot."""
+    from blackangel_env.state import BOT
+    positions = _positions(n, n % 2 == 1)
+    s = positions[0].copy()                    # a strip 1 full of ships, Hal's/the neutral's among them
+    s.hex_ship[0] = [0, BOT]
+    s.hex_ship[1] = [n - 1, -1]
+    s.hex_ship[4] = [BOT, 0] if n > 1 else [0, -1]
+    for s in [s] + positions:
+        for lo, hi in ((0, 5), (3, 8)):
+            a, b = s.copy(), s.copy()
+            assert kernels.ships_to_supply(a, lo, hi) == _ships_to_supply_reference(b, lo, hi)
+            assert np.array_equal(a.buf, b.buf)
+
+
+def test_hex_run_kernels_refuse_a_run_off_the_board_and_change_nothing():
+    s = engine.new_game(num_players=2, seed=3)
+    before = s.buf.copy()
+    n_hexes = s.hex_card.shape[0]
+    for lo, hi in ((-1, 5), (3, 2), (0, n_hexes + 1)):
+        for kernel in (kernels.hex_cards, kernels.ships_to_supply):
+            with pytest.raises(ValueError, match="hexes"):
+                kernel(s, lo, hi)
+    assert np.array_equal(s.buf, before)
