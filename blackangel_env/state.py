@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy as _copy
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -476,7 +477,21 @@ class State:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict()))
+        """Write ``to_dict()`` as JSON to ``path``, through a temporary file beside it that then replaces it, so that
+        a failed write never leaves a truncated file (nor spoils an earlier save there).  A path that cannot be
+        written raises the OSError the file system gives, naming the path."""
+        path = Path(path)
+        text = json.dumps(self.to_dict())
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(text)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+            raise
 
     @classmethod
     def from_dict(cls, d: Any) -> "State":

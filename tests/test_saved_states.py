@@ -321,3 +321,19 @@ def test_a_saved_state_with_a_card_or_tile_counted_wrongly_is_refused(edit, n, a
     assert State.from_dict(s.to_dict()) == s
     with pytest.raises(StateError, match=message):
         State.from_dict(edit(s))
+
+
+def test_save_replaces_the_file_whole_and_a_failed_save_leaves_nothing_behind(tmp_path):
+    """``State.save`` writes through a temporary file: the earlier save survives a failed write, no temporary
+    file is left, and an unwritable path raises the file system's OSError naming it."""
+    s = engine.new_game(num_players=2, seed=4)
+    path = tmp_path / "game.json"
+    s.save(path)
+    first = path.read_text()
+    assert State.load(path).buf.tobytes() == s.buf.tobytes()
+    with pytest.raises(OSError, match="missing"):
+        s.save(tmp_path / "missing" / "x.json")
+    with pytest.raises(OSError):
+        s.save(tmp_path)                                  # a directory
+    assert path.read_text() == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]

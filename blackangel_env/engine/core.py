@@ -8,12 +8,14 @@ cards (solitaire rules; rules-notes C8).
 
 from __future__ import annotations
 
+import operator as _operator
+
 try:
     import cython
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from .. import _cython_shim as cython
 
-from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP
+from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP, N_GOODS
 from ..state import BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL, State
 
 
@@ -45,6 +47,8 @@ def _log(s: State, msg: str) -> None:
 @cython.locals(old=cython.long, new=cython.long)
 def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
+    if type(n) is not int:
+        n = _operator.index(n)                 # a numpy integer; a float or a bool's kin raises TypeError
     if n == 0:
         return
     if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC):
@@ -76,7 +80,11 @@ def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int =
 
 
 def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
-    """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*)."""
+    """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*).  A seat, vector or
+    source out of range raises ValueError before anything changes."""
+    if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC and len(vec) == N_GOODS):
+        raise ValueError(f"gain_goods: seat {seat!r}, source {src!r} and goods {vec!r} must be a seat "
+                         f"0-{MAX_SEATS - 1}, a source 0-{N_SRC - 1} and a vector of {N_GOODS} amounts")
     if seat == BOT:
         if s.mv[M_SOLO]:
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..board import neighbours
 from ..constants import T_SPES
-from ..state import MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED, State
+from ..state import MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED, State
 
 from .core import _log, gain_goods, seat_name
 from .decks import _pop_tech, _push_display
@@ -15,8 +15,16 @@ from .ravagers import _ravagers_appear
 
 
 def place_mission(s: State, p: int, card: int, h: int) -> None:
-    """Command steps 2-4 (also used by Hal): the card, its owner's robot and reward, Ravagers, new tiles."""
+    """Command steps 2-4 (also used by Hal): the card, its owner's robot and reward, Ravagers, new tiles.  A seat,
+    card or hex out of range, a card already in Space or an occupied hex raise ValueError before anything
+    changes."""
     comp = s.comp
+    n_cards, n_hexes = s.mc_where.shape[0], 5 * s.mv[M_N_STRIPS]
+    if not (0 <= p < MAX_SEATS and 0 <= card < n_cards and 0 <= h < n_hexes):
+        raise ValueError(f"place_mission: seat {p!r}, card {card!r} and hex {h!r} must be a seat 0-{MAX_SEATS - 1}, "
+                         f"a Mission card 0-{n_cards - 1} and a hex 0-{n_hexes - 1} of the board")
+    if s.mc_where.item(card) == MC_SPACE or s.hex_card.item(h) >= 0:
+        raise ValueError(f"place_mission: Mission card {card} is already in Space or hex {h} holds a card")
     if MC_HAND <= s.mc_where.item(card) < MC_HAND + 5:
         s.hand_mc[p, card // 20] -= 1
     s.mc_where[card] = MC_SPACE
