@@ -52,7 +52,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
-from .arguments import output_problem, seed as seed_arg
+from .arguments import output_problem, path_problem, seed as seed_arg
 from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
@@ -165,6 +165,8 @@ def _make_agent(code: str, seed: int | None):
         try:
             return make_agent(code, seed=seed)
         except Exception as e:   # a user's file: not a checkpoint, a foreign archive, a model missing inside
+            if isinstance(e, ValueError) and str(e).startswith(f"agent code {code!r}: cannot load"):
+                raise ValueError(str(e)) from None        # the kind's own message already says it
             raise ValueError(f"agent code {code!r}: cannot load {opts['path']}: {e}") from None
     return make_agent(code, seed=seed)
 
@@ -249,7 +251,11 @@ def _eval(args: argparse.Namespace) -> int:
         from pathlib import Path
         doc = {"players": codes, "hal": hal if solo else None, "advanced": args.advanced, "games": args.games,
                "seed": args.seed, "agents": summary}
-        Path(args.json).write_text(json.dumps(doc, indent=2))
+        try:
+            Path(args.json).write_text(json.dumps(doc, indent=2))
+        except (OSError, ValueError) as e:       # checked before the games, but a file can still refuse a write
+            return fail(f"--json {args.json}: the results could not be saved ({getattr(e, 'strerror', None) or e});"
+                        f" the results above are complete")
     if args.plot:
         try:
             _eval_plot(summary, args.plot, what)
@@ -311,6 +317,9 @@ def load_record(path: str) -> tuple[GameConfig, int, list[int]]:
 def _read_record(path: str) -> tuple[GameConfig, int, list[int], dict]:
     """``load_record`` and the ``play`` entry of the record (``_play_settings``), from one reading of the file."""
     import json
+    problem = path_problem(path)
+    if problem:
+        raise ValueError(f"cannot read {path}: {problem}")
     try:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
@@ -391,8 +400,8 @@ def _try_save(path: str, record: dict) -> bool:
         try:
             _save_record(path, record)
             return True
-        except OSError as e:
-            problem = f"cannot save: {path}: {e.strerror or e}"
+        except (OSError, ValueError) as e:       # ValueError: a name the system refuses (a NUL byte)
+            problem = f"cannot save: {path}: {getattr(e, 'strerror', None) or e}"
     _error("play", problem)
     return False
 

@@ -51,6 +51,7 @@ except ImportError:                    # pragma: no cover - numpy < 2
 
 from .board import black_angel_hex
 from .encoding_kernel import COMPILED as _KERNEL, Program
+from .engine.core import not_a_state
 from .engine.visibility import private_mission_places
 from .components import Components, default_components
 from .constants import (
@@ -746,8 +747,15 @@ def _plan(comp: Components, n: int, seat: int) -> _Plan:
 
 
 def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The observation of player ``seat`` (0..n-1) as a float32 vector (written into ``out`` when given)."""
+    """The observation of player ``seat`` (0..n-1: an integer, numpy's included, bool not; anything else raises
+    ValueError naming it) as a float32 vector (written into ``out`` when given)."""
+    if not isinstance(state, State):
+        raise not_a_state("encode_observation", state)
     n = int(state.m[M_N_PLAYERS])
+    if type(seat) is not int:
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise ValueError(f"seat must be a player seat 0..{n - 1}, got {seat!r}")
+        seat = int(seat)
     if not 0 <= seat < n:
         raise ValueError(f"seat must be a player seat 0..{n - 1}, got {seat!r}")
     P = _plan(state.comp, n, seat)
@@ -1157,6 +1165,8 @@ def encode_state(state: State, out: np.ndarray | None = None) -> np.ndarray:
     """The full global state (hidden information included) for centralised critics: the state buffer as
     float32 (layout: ``blackangel_env.state.layout``; registers, then per-seat fields, boards, card and tile
     locations, deck orders).  Only the random generator's state is left out."""
+    if not isinstance(state, State):
+        raise not_a_state("encode_state", state)
     if out is None:
         return state.buf.astype(np.float32)
     out[:] = state.buf

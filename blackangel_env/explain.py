@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import textwrap
 
-from .actions import decode
+import numpy as np
+
+from .actions import NUM_ACTIONS, decode
 from .constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, ADV_TILE0, BE_CHANGE_COLOUR, BE_FREE_RESERVE,
     BE_SET_THREE, BE_VP_ON_ACTION, COLOURS, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
@@ -151,21 +153,40 @@ PHASE_RULES: dict[str, str] = {
 assert set(PHASE_PROMPTS) == set(PHASE_NAMES) == set(PHASE_RULES)
 
 
+def _check_state(what: str, state) -> None:
+    """TypeError naming the entry point ``what`` when ``state`` is not a State."""
+    if not isinstance(state, State):
+        from .engine.core import not_a_state
+        raise not_a_state(what, state)
+
+
+def _action_id(action) -> int:
+    """``action`` as an int when it is an integer (numpy's included, bool not); TypeError naming it otherwise."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action id must be an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
+    return int(action)
+
+
 def prompt(state: State) -> str:
     """One line naming the decision in progress."""
+    _check_state("prompt", state)
     return PHASE_PROMPTS[PHASE_NAMES[state.phase]]
 
 
 def explain_rules(state: State, width: int = 100) -> str:
     """The prompt and the rules of the step in progress (what ``help`` prints in ``blackangel play``)."""
+    _check_state("explain_rules", state)
     name = PHASE_NAMES[state.phase]
     text = f"{PHASE_RULES[name]} (docs/game.md in the repository describes the whole game.)"
     return "\n".join([PHASE_PROMPTS[name]] + textwrap.wrap(text, width))
 
 
 def describe_options(state: State, actions) -> list[str]:
-    """``describe_option`` for each action."""
-    return [describe_option(state, int(a)) for a in actions]
+    """``describe_option`` for each action (integer ids: a float, a bool or None raises TypeError)."""
+    _check_state("describe_options", state)
+    return [describe_option(state, _action_id(a)) for a in actions]
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------
@@ -275,6 +296,7 @@ def _mission_short(s: State, card: int) -> str:
 
 def describe_option(state: State, action: int) -> str:
     """One line saying what ``action`` does in ``state``, in the words of docs/game.md."""
+    _check_state("describe_option", state)
     s = state
     m = s.m
     name, arg = decode(action)

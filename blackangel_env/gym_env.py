@@ -61,6 +61,8 @@ seed drawn from the environment at every episode.
 
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -186,6 +188,14 @@ class BlackAngelSingleAgentEnv(gym.Env):
 
     # -- Gymnasium API ----------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start a new game (``seed``: module docstring).  The game takes no reset options: ``options`` that are not
+        a dict (or None) raise TypeError before anything changes, and the keys of a dict are ignored with a warning
+        that names them (as ``raw_env.reset`` does with the keys it does not know)."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset: options must be a dict or None, got {type(options).__name__}")
+        if options:
+            warnings.warn(f"reset: {type(self).__name__} takes no reset options; ignored: "
+                          f"{', '.join(map(repr, options))}", stacklevel=2)
         self._start(seed)
         return self._observe(), self._info(False)
 

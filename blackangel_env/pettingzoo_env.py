@@ -86,10 +86,29 @@ class ActionSpaceError(engine.IllegalActionError, AssertionError):
     AssertOutOfBoundsWrapper raises, and an ``IllegalActionError`` (a ``ValueError``) as ``raw_env`` raises."""
 
 
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name that is not one of the environment's (``observe``, ``observation_space``, ``action_space``):
+    a ``KeyError``, as a lookup in PettingZoo's dicts of agents raises, and a ``ValueError``; the message names the
+    agent and lists the valid ones."""
+
+    def __str__(self) -> str:                  # KeyError's own str() would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+RESET_OPTIONS = ("state",)     # the keys of raw_env.reset's options
+
+
 __all__ = ["env", "raw_env", "Wrapped", "ActionSpaceError", "REWARD_SCHEMES", "DEFAULT_REWARD_SCALE",
            "terminal_rewards"]
 
 _check_reward = check_reward         # the former name
+
+
+def _same_components(a: Components, b: Components) -> bool:
+    """The same component data, wherever each was read from (the ``path`` and the provenance notes aside)."""
+    import dataclasses
+    return all(getattr(a, f.name) == getattr(b, f.name) for f in dataclasses.fields(Components)
+               if f.name not in ("path", "source"))
 
 
 def render_text(s: State, viewer: int | None = None) -> str:
@@ -175,11 +194,21 @@ class raw_env(AECEnv, EzPickle):
             enc.prepare(self._comp, n)
 
     # -- spaces ---------------------------------------------------------------------------------------------
+    def _unknown_agent(self, agent) -> UnknownAgentError:
+        return UnknownAgentError(f"unknown agent {agent!r}; the agents of this {len(self.possible_agents)}-player "
+                                 f"environment are {', '.join(self.possible_agents)}")
+
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     # -- game access ---------------------------------------------------------------------------------------
     @property
@@ -196,16 +225,25 @@ class raw_env(AECEnv, EzPickle):
     # -- AEC API ----------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` as in the module docstring).  ``options={"state": s}`` starts instead from
-        a copy of the engine state ``s`` (same player count and rules; e.g. a saved or constructed position)."""
+        a copy of the engine state ``s`` (e.g. a saved or constructed position) of a game like this environment's:
+        the same player count, rules, component data (which set the spaces) and, solo, Hal's difficulty, else
+        ValueError.  Options that are not a dict raise TypeError; a refused reset changes nothing.  Other keys are
+        ignored with a warning that names them (PettingZoo's ``api_test`` resets with ``options={"options": 1}``
+        and expects the reset to succeed)."""
         seed = seed_or_none("reset: seed", seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"reset: options must be a dict or None, got {type(options).__name__}")
+        unknown = [k for k in (options or {}) if k not in RESET_OPTIONS]
+        if unknown:
+            warnings.warn(f"reset: unknown option(s) {', '.join(map(repr, unknown))} ignored; the options are "
+                          f"{', '.join(map(repr, RESET_OPTIONS))}", stacklevel=2)
         start = (options or {}).get("state")
         if start is not None:
             if not isinstance(start, State):
                 raise TypeError(f"options['state'] must be a blackangel_env State, got {type(start).__name__}")
-            if start.config.num_players != self.config.num_players or start.config.advanced != self.config.advanced:
-                raise ValueError("options['state'] has another player count or rule set than this environment")
+            mismatch = self._start_mismatch(start)
+            if mismatch:
+                raise ValueError(f"options['state'] is not a game of this environment: {mismatch}")
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
             game_seed = seed
@@ -238,6 +276,21 @@ class raw_env(AECEnv, EzPickle):
             self._accumulate_rewards()                                # what last() reports
         else:
             self.agent_selection = self.possible_agents[self._state.actor]
+
+    def _start_mismatch(self, start: State) -> str | None:
+        """What differs between the game of the state ``start`` and this environment's, or None."""
+        mine, its = self.config, start.config
+        if its.num_players != mine.num_players:
+            return f"it has {its.num_players} player(s), the environment {mine.num_players}"
+        if its.advanced != mine.advanced:
+            return f"it uses the {'advanced' if its.advanced else 'base'} rules, the environment the " \
+                   f"{'advanced' if mine.advanced else 'base'} rules"
+        if mine.solo and its.hal_difficulty != mine.hal_difficulty:
+            return f"Hal's difficulty is {its.hal_difficulty!r}, the environment's {mine.hal_difficulty!r}"
+        if start.comp is not self._comp and not _same_components(start.comp, self._comp):
+            return (f"it was set up with other component data ({start.comp.path!r}, the environment "
+                    f"{self._comp.path!r})")
+        return None
 
     def step(self, action) -> None:
         s = self._state
@@ -354,7 +407,9 @@ class raw_env(AECEnv, EzPickle):
         s = self._state
         if s is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self.agent_name_mapping[agent]
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise self._unknown_agent(agent)
         obs = self._encoders[seat].encode(s)
         m = s.m
         if not m.item(M_GAME_OVER) and seat == m.item(M_ACTOR) and not self.truncations.get(agent, False):

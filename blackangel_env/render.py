@@ -516,11 +516,18 @@ def _bot(s: State) -> list[str]:
 def render(state: State, viewer: int | None = None) -> str:
     """The whole state as text, seen by seat ``viewer`` (None = omniscient: every hand is shown).
 
-    Deterministic; reads the state only.
+    Deterministic; reads the state only.  Anything else than a State raises TypeError; a ``viewer`` that is not
+    None or a player seat (an integer, numpy's included, bool not) ValueError.
     """
+    if not isinstance(state, State):
+        from .engine.core import not_a_state
+        raise not_a_state("render", state)
     n = int(state.m[M_N_PLAYERS])
-    if viewer is not None and not (0 <= viewer < n):
-        raise ValueError(f"viewer must be a player seat 0..{n - 1} or None, got {viewer!r}")
+    if viewer is not None:
+        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)) \
+                or not 0 <= viewer < n:
+            raise ValueError(f"viewer must be a player seat 0..{n - 1} or None, got {viewer!r}")
+        viewer = int(viewer)
     lines = _header(state, viewer)
     lines += _black_angel(state)
     lines += _display(state)

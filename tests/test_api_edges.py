@@ -349,3 +349,107 @@ def test_a_game_config_file_that_is_not_utf8_is_a_config_error_naming_it(tmp_pat
     path.write_bytes(b"\xff\xfe: 1")
     with pytest.raises(ConfigError, match="c.yaml is not UTF-8"):
         GameConfig.from_yaml(str(path))
+
+
+# -- input checks of the views, the value, the agent codes and the output-file probe ---------------------------------
+
+LONG_NAME = "a" * 300                      # longer than a file name may be (ENAMETOOLONG)
+
+
+@pytest.mark.parametrize("name", [f"/tmp/{LONG_NAME}", f"/tmp/{LONG_NAME}/x.json", "/tmp/a\0b.json"])
+def test_output_problem_names_a_file_name_the_system_refuses(name):
+    """``Path.is_dir`` / ``exists`` raised OSError (name too long) on such a name, and a NUL byte passed the check."""
+    from blackangel_env.arguments import output_problem, path_problem
+    assert path_problem(name)
+    problem = output_problem(name, "--json")
+    assert problem.startswith("--json ") and ("too long" in problem or "NUL" in problem)
+    assert path_problem("/tmp/no/such/folder/x.json") is None and output_problem("/tmp/x.json", "--json") is None
+
+
+@pytest.mark.parametrize("name", ["render", "encode_state", "encode_observation", "prompt", "explain_rules",
+                                  "describe_options", "describe_option", "evaluate", "score_breakdown"])
+def test_the_views_name_a_state_that_is_not_one(name):
+    """They raised AttributeError ('NoneType' object has no attribute ...)."""
+    from blackangel_env import encoding, explain, render, scoring
+    from blackangel_env.agents import value
+    calls = {"render": lambda: render.render(None), "encode_state": lambda: encoding.encode_state(None),
+             "encode_observation": lambda: encoding.encode_observation(None, 0),
+             "prompt": lambda: explain.prompt(None), "explain_rules": lambda: explain.explain_rules(None),
+             "describe_options": lambda: explain.describe_options(None, [3]),
+             "describe_option": lambda: explain.describe_option(None, 3), "evaluate": lambda: value.evaluate(None, 0),
+             "score_breakdown": lambda: scoring.score_breakdown(None)}
+    with pytest.raises(TypeError, match=f"{name}: expected a blackangel_env State, got NoneType"):
+        calls[name]()
+
+
+@pytest.mark.parametrize("seat", [1.0, None, True, "0", -1, 3])
+def test_observation_and_render_refuse_a_seat_that_is_not_a_player(seat):
+    """``encode_observation(s, 1.0)`` and ``render(s, True)`` were accepted (a float, a bool as seat 1)."""
+    from blackangel_env.encoding import encode_observation
+    from blackangel_env.render import render
+    s = _played(3, 4)
+    with pytest.raises(ValueError, match="seat must be a player seat 0..2"):
+        encode_observation(s, seat)
+    if seat is not None:
+        with pytest.raises(ValueError, match="viewer must be a player seat 0..2"):
+            render(s, seat)
+    assert np.array_equal(encode_observation(s, np.int64(1)), encode_observation(s, 1))
+    assert render(s, np.int64(1)) == render(s, 1)
+
+
+@pytest.mark.parametrize("action", [1.5, True, None, "3"])
+def test_describe_options_refuses_an_action_that_is_not_an_integer(action):
+    """``describe_options(s, [1.5])`` described action 1."""
+    from blackangel_env.explain import describe_options
+    s = _played(2, 2)
+    with pytest.raises(TypeError, match="an action id must be an integer"):
+        describe_options(s, [action])
+    legal = engine.legal_actions(s)
+    assert describe_options(s, [np.int64(legal[0])]) == describe_options(s, [legal[0]])
+
+
+@pytest.mark.parametrize("n, seat", [(2, -1), (2, 2), (2, 5), (2, 7), (2, 1.0), (2, True), (2, None), (1, 4), (1, 1)])
+def test_the_value_refuses_a_seat_that_is_not_a_player_of_the_game(n, seat):
+    """``evaluate(s, seat)`` returned made-up numbers for seats outside the game (read out of other seats' or
+    Hal's fields) and took 1.0 for seat 1.  Hal's seat is not a player's: his VP is already subtracted."""
+    from blackangel_env.agents.value import evaluate
+    s = _played(n, 3)
+    with pytest.raises(ValueError, match=f"seat must be a player seat 0..{n - 1}"):
+        evaluate(s, seat)
+    assert evaluate(s, np.int64(n - 1)) == evaluate(s, n - 1)
+
+
+@pytest.mark.parametrize("seed", [True, [1], -1, 1.5, "3"])
+def test_make_agent_refuses_a_seed_that_is_not_one(seed):
+    """``seed=True`` and ``seed=[1]`` were accepted, ``seed=-1`` failed with numpy's message."""
+    from blackangel_env.agents import make_agent
+    with pytest.raises(ValueError, match="make_agent: seed must be a non-negative integer"):
+        make_agent("random", seed=seed)
+    make_agent("random", seed=np.int64(3))
+
+
+def test_mcts_simulations_have_an_upper_bound():
+    from blackangel_env.agents import make_agent, parse_agent_code
+    from blackangel_env.agents.codes import MAX_SIMULATIONS
+    assert parse_agent_code(f"mcts:{MAX_SIMULATIONS}")[1] == {"simulations": MAX_SIMULATIONS}
+    for bad in (f"mcts:{MAX_SIMULATIONS + 1}", "mcts:99999999999999999999999"):
+        with pytest.raises(ValueError, match=f"from 1 to {MAX_SIMULATIONS}"):
+            make_agent(bad)
+
+
+def test_a_policy_code_naming_a_folder_without_a_model_is_a_value_error(tmp_path):
+    """``make_agent("policy:/tmp")`` raised FileNotFoundError; ``AgentCode`` documents a ValueError."""
+    pytest.importorskip("sb3_contrib")
+    import blackangel_env.training  # noqa: F401  (registers policy:)
+    from blackangel_env.agents import make_agent
+    with pytest.raises(ValueError, match="cannot load .*holds no checkpoint"):
+        make_agent(f"policy:{tmp_path}")
+
+
+@pytest.mark.parametrize("kind", ["policy", "rllib"])
+def test_a_model_code_with_a_name_the_system_refuses_is_a_value_error(kind):
+    import blackangel_env.training  # noqa: F401  (registers policy: and rllib:)
+    from blackangel_env.agents import parse_agent_code
+    for path in (f"/tmp/{LONG_NAME}", "/tmp/a\0b"):
+        with pytest.raises(ValueError, match=f"{kind}:<path> needs an existing"):
+            parse_agent_code(f"{kind}:{path}")

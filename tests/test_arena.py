@@ -195,3 +195,33 @@ def test_a_fork_pool_of_a_process_with_other_threads_is_spawned():
     finally:
         stop.set()
         thread.join()
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"seed": -1}, ValueError, "seed must be a non-negative integer"),
+    ({"seed": 1.5}, ValueError, "seed must be a non-negative integer"),
+    ({"advanced": "yes"}, ValueError, "advanced must be True or False"),
+    ({"start": -5}, ValueError, "start must be a non-negative integer"),
+    ({"workers": 0}, ValueError, "workers must be a positive integer"),
+    ({"games": 1.5}, ValueError, "games must be a non-negative integer"),
+    ({"codes": "random"}, TypeError, "codes must be a list of agent codes, got the string 'random'"),
+])
+def test_bad_series_arguments_are_refused_before_any_game(kwargs, error, words, monkeypatch):
+    """``seed=-1``, ``advanced="yes"`` and ``start=-5`` became a RuntimeError wrapping the real error after the
+    workers had started; a plain string of codes was split into letters."""
+    def played(*args, **kw):
+        raise AssertionError("a game was started before the arguments were checked")
+    monkeypatch.setattr(arena, "_match_task", played)
+    monkeypatch.setattr(arena, "worker_pool", played)
+    args = {"codes": ["random"], "games": 1, "workers": 2, **kwargs}
+    with pytest.raises(error, match=words):
+        play_matches(args.pop("codes"), args.pop("games"), **args)
+
+
+def test_an_agent_that_cannot_be_built_is_a_value_error_not_a_game_failure(tmp_path):
+    """``play_matches(["policy:/tmp"], 1)`` raised a RuntimeError wrapping FileNotFoundError."""
+    pytest.importorskip("sb3_contrib")
+    import blackangel_env.training  # noqa: F401  (registers policy:)
+    with pytest.raises(arena.AgentBuildError, match="cannot load") as info:
+        play_matches([f"policy:{tmp_path}"], 1)
+    assert isinstance(info.value, ValueError)

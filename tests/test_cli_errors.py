@@ -456,3 +456,51 @@ def test_an_unknown_option_names_the_subcommands_help(argv, capsys):
     assert e.value.code == 2
     line = _one_line_error(capsys.readouterr().err, argv[0])
     assert "unrecognized arguments" in line and line.endswith(f"(see blackangel {argv[0]} --help)")
+
+
+# -- file names the system refuses (too long, a NUL byte) -----------------------------------------------------------
+
+LONG = "a" * 300                          # longer than a file name may be (ENAMETOOLONG)
+
+
+@pytest.mark.parametrize("argv", [
+    ["--players", f"policy:/tmp/{LONG}"], ["--players", f"rllib:/tmp/{LONG}"],
+    ["--players", "random", "--json", f"/tmp/{LONG}.json"], ["--players", "random", "--plot", f"/tmp/{LONG}.png"],
+])
+def test_eval_refuses_a_file_name_too_long_before_the_games(argv, capsys, no_games):
+    """``Path.exists`` / ``is_dir`` raised OSError (File name too long): a traceback."""
+    assert main(["eval", "--games", "1", "--seed", "1", "--quiet"] + argv) == 2
+    _one_line_error(capsys.readouterr().err, "eval")
+
+
+@pytest.mark.parametrize("argv", [["--save", f"/tmp/{LONG}.json"], ["--load", f"/tmp/{LONG}.json"],
+                                  ["--players", "2", "--opponents", f"policy:/tmp/{LONG}"]])
+def test_play_refuses_a_file_name_too_long(argv, capsys):
+    assert main(["play"] + argv) == 2
+    _one_line_error(capsys.readouterr().err, "play")
+
+
+def test_play_save_command_with_a_name_the_system_refuses_keeps_the_game(tmp_path, monkeypatch, capsys):
+    """``save <name>`` with a NUL byte raised ValueError (only OSError was caught), one too long OSError from the
+    check: the game in progress was lost."""
+    good = tmp_path / "g.json"
+    _inputs(monkeypatch, [f"save {tmp_path}/a\0b.json", f"save /tmp/{LONG}.json", f"save {good}", "quit"])
+    assert main(["play", "--seed", "3"]) == 0
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err and cap.err.count("blackangel play: cannot save:") == 2
+    assert "NUL" in cap.err and "too long" in cap.err
+    assert f"saved to {good}" in cap.out and load_record(str(good))[1] == 3
+
+
+def test_eval_json_that_cannot_be_written_after_the_games_is_one_line(tmp_path, capsys, monkeypatch):
+    """A --json file that passes the check but refuses the write (``/proc/x.json``) gave a traceback after the
+    games, as --plot did before."""
+    import pathlib
+
+    def full(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    assert main(EVAL + ["--json", str(tmp_path / "r.json")]) == 2
+    out, err = capsys.readouterr()
+    assert "random" in out                                    # the results were printed
+    assert "No space left on device" in _one_line_error(err, "eval")

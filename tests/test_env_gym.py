@@ -343,3 +343,26 @@ def test_bad_options_are_refused(bad):
     kw = {"num_players": 2, **bad}
     with pytest.raises(ValueError):
         BlackAngelSingleAgentEnv(**kw)
+
+
+@pytest.mark.parametrize("options", [5, ["x"]])
+def test_reset_refuses_options_that_are_not_a_dict(options):
+    """``reset(options=5)`` was silently ignored; it is a TypeError, and the game in progress is left as it was."""
+    e = gym.make("BlackAngelSolo-v0")
+    e.reset(seed=0)
+    before = e.unwrapped.game_state.copy()
+    with pytest.raises(TypeError, match="options"):
+        e.reset(seed=1, options=options)
+    assert e.unwrapped.game_state == before
+
+
+def test_reset_warns_of_option_keys_it_does_not_take():
+    """The single-agent environment takes no reset options: keys are named in a warning and ignored (as
+    ``raw_env.reset`` does with keys it does not know); an empty dict, what SB3's DummyVecEnv may pass, is none."""
+    e = gym.make("BlackAngelSolo-v0")
+    with pytest.warns(UserWarning, match="'x'"):
+        e.reset(seed=1, options={"x": 1})
+    first = e.unwrapped.game_state.copy()
+    e.reset(seed=1, options={})
+    assert e.unwrapped.game_state == first
+    e.reset(seed=1, options=None)

@@ -387,3 +387,58 @@ def test_bad_options_are_rejected():
         blackangel_env.raw_env(render_mode="rgb_array")
     with pytest.raises(ValueError):
         blackangel_env.raw_env(max_steps=0)
+
+
+@pytest.mark.parametrize("maker", [blackangel_env.env, blackangel_env.raw_env])
+def test_an_unknown_agent_is_named_with_the_valid_ones(maker):
+    """``observe("player_9")``, ``observation_space("x")`` and ``action_space("x")`` raised a bare KeyError.  The
+    error is still a KeyError (a lookup in the dicts of agents), and a ValueError."""
+    from blackangel_env.pettingzoo_env import UnknownAgentError
+    e = maker(num_players=2)
+    e.reset(seed=0)
+    for call in (lambda: e.observe("player_9"), lambda: e.observe("zzz"), lambda: e.observation_space("x"),
+                 lambda: e.action_space("x")):
+        with pytest.raises(UnknownAgentError, match="unknown agent .*; the agents of this 2-player environment are "
+                                                    "player_0, player_1") as info:
+            call()
+        assert isinstance(info.value, KeyError) and isinstance(info.value, ValueError)
+    assert e.observation_space("player_1") is e.unwrapped.observation_spaces["player_1"]
+
+
+def _other_components(tmp_path):
+    """A component file with one more display slot (a longer observation than the packaged data's)."""
+    from pathlib import Path
+    src = Path(blackangel_env.__file__).parent / "data" / "components.yaml"
+    path = tmp_path / "nine_slots.yaml"
+    path.write_text(src.read_text(encoding="utf-8").replace("value: [2, 2, 1, 1, 1, 1, 1, 1]",
+                                                            "value: [2, 2, 1, 1, 1, 1, 1, 1, 1]"), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("maker", [blackangel_env.env, blackangel_env.raw_env])
+def test_reset_refuses_a_start_state_of_another_game_and_unknown_options(maker, tmp_path):
+    """A start state built with other component data (another observation length than the spaces') or another
+    Hal difficulty was accepted (refused now, the game going on as it was), and unknown options keys silently
+    ignored."""
+    e = maker(num_players=1)
+    e.reset(seed=4)
+    raw = e.unwrapped
+    before, obs = raw.game_state.copy(), e.observe("player_0")["observation"]
+    cases = [({"state": engine.new_game(GameConfig(num_players=1, hal_difficulty="easy"), seed=1)}, "Hal's difficulty"),
+             ({"state": engine.new_game(GameConfig(num_players=1, components=_other_components(tmp_path)), seed=1)},
+              "other component data"),
+             ({"state": engine.new_game(GameConfig(num_players=2), seed=1)}, "2 player")]
+    for options, words in cases:
+        with pytest.raises(ValueError, match=words):
+            e.reset(options=options)
+        assert raw.game_state == before and np.array_equal(e.observe("player_0")["observation"], obs)
+    same = engine.new_game(GameConfig(num_players=1), seed=1)          # a state of this environment's game
+    e.reset(options={"state": same})
+    assert raw.game_state == same
+    # a misspelt key is named in a warning, not an error: PettingZoo's api_test resets with {"options": 1}
+    with pytest.warns(UserWarning, match="unknown option.*'stat' ignored; the options are 'state'"):
+        e.reset(seed=2, options={"stat": same})
+    assert raw.game_state != same
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e.reset(seed=2, options={})

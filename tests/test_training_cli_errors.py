@@ -110,3 +110,130 @@ def test_a_run_directory_that_is_a_file_is_refused(tmp_path):
     for target in (f, f / "sub"):
         with pytest.raises(ConfigError, match="is a file"):
             train("configs/train/ppo_solo.yaml", [f"run.dir={target}"])
+
+
+# -- behaviour cloning (blackangel_env/training/imitation.py) and its dataset -----------------------------------
+
+@pytest.fixture
+def no_collection(monkeypatch):
+    from blackangel_env.training import imitation
+
+    def collected(*args, **kwargs):
+        raise AssertionError("games were collected before the arguments were checked")
+    monkeypatch.setattr(imitation, "collect", collected)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--agent", "nonsense"], "unknown agent code 'nonsense'"),
+    (["--games", "0"], "--games: must be a positive integer"),
+    (["--seed", "-1"], "a seed must be a non-negative integer"),
+    (["--workers", "0"], "--workers: must be a positive integer"),
+    (["--out", "/tmp"], "--out /tmp is a folder"),
+    (["--out", "/no/such/folder/d.npz"], "does not exist"),
+    (["--clone", "/tmp"], "--clone /tmp is a folder"),
+])
+def test_imitation_refuses_bad_arguments_before_collecting(argv, words, capsys, no_collection):
+    """Each gave a traceback; ``--out /tmp`` only after every game, leaving /tmp.tmp.npz at the root."""
+    from blackangel_env.training import imitation
+    assert words in _refused(imitation.main, argv, capsys)
+
+
+def _bad_datasets(tmp_path):
+    import numpy as np
+    no_meta = tmp_path / "no_meta.npz"
+    np.savez(no_meta, obs=np.zeros((1, 2)), masks=np.zeros((1, 111), np.uint8), actions=np.zeros(1, np.int16),
+             rewards=np.zeros(1, np.float32), episode=np.zeros(1, np.int32))
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"garbage")
+    as_json = tmp_path / "d.json"
+    as_json.write_text("{}")
+    bad_meta = tmp_path / "bad_meta.npz"
+    np.savez(bad_meta, meta=np.array("{}"), obs=np.zeros((1, 2)), masks=np.zeros((1, 111), np.uint8),
+             actions=np.zeros(1, np.int16), rewards=np.zeros(1, np.float32), episode=np.zeros(1, np.int32))
+    return {"missing": tmp_path / "none.npz", "folder": tmp_path, "no meta": no_meta, "garbage": garbage,
+            "json": as_json, "meta without results": bad_meta}
+
+
+def test_a_bad_dataset_is_a_value_error_naming_the_file(tmp_path):
+    """``load_dataset`` raised FileNotFoundError, KeyError ('meta') or numpy's ValueError about pickles."""
+    from blackangel_env.training.imitation import check_dataset, load_dataset
+    for what, path in _bad_datasets(tmp_path).items():
+        for read in (load_dataset, check_dataset):
+            with pytest.raises(ValueError, match=f"dataset {path}"):
+                read(path)
+
+
+def test_imitation_data_that_is_not_a_dataset_is_one_line(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    from blackangel_env.training import imitation
+    for path in _bad_datasets(tmp_path).values():
+        assert imitation.main(["--data", str(path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"error: dataset {path}")
+
+
+def test_save_dataset_writes_its_temporary_file_beside_the_target(tmp_path, monkeypatch):
+    """The temporary file was ``path.with_name(stem + ".tmp.npz")``: for a folder target (``/tmp``) it landed at
+    the filesystem root and stayed there; a failed write now leaves nothing behind."""
+    import numpy as np
+    from blackangel_env.training import imitation
+    data = {"obs": np.zeros((1, 2), np.float32), "masks": np.zeros((1, 111), np.uint8),
+            "actions": np.zeros(1, np.int16), "rewards": np.zeros(1, np.float32), "episode": np.zeros(1, np.int32)}
+    meta = {"agent": "greedy", "games": 1, "samples": 1, "expert": {"wins": 0, "mean_margin": 0.0}}
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        imitation.save_dataset(folder, data, meta)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    for name in ("d.npz", "d"):
+        assert imitation.load_dataset(imitation.save_dataset(tmp_path / name, data, meta))[1] == meta
+
+    def fails(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(np, "savez_compressed", lambda path, **kw: (open(path, "wb").close(), fails()))
+    with pytest.raises(OSError):
+        imitation.save_dataset(tmp_path / "e.npz", data, meta)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "d.npz", "out"]
+
+
+def test_a_bad_pretrain_dataset_is_refused_before_the_run_directory_is_made(tmp_path):
+    """A dataset without its ``meta`` gave a KeyError traceback after config.yaml and logs/ were written, so the
+    run directory then refused a new start."""
+    pytest.importorskip("sb3_contrib")
+    from blackangel_env.training.config import ConfigError
+    from blackangel_env.training.train_ppo import train
+    run = tmp_path / "run"
+    for path in _bad_datasets(tmp_path).values():
+        with pytest.raises(ConfigError, match=f"'pretrain.dataset': dataset {path}"):
+            train("configs/train/ppo_solo_tiny.yaml", [f"run.dir={run}", "pretrain.agent=heuristic",
+                                                       f"pretrain.dataset={path}"])
+        assert not run.exists()
+
+
+# -- file names the system refuses (too long, a NUL byte) -----------------------------------------------------------
+
+LONG = "a" * 300
+
+
+def test_file_names_too_long_are_refused_in_one_line(capsys, no_games):
+    """``Path.is_dir`` / ``exists`` raised OSError (File name too long): tracebacks."""
+    err = _refused(evaluate.main, [f"/tmp/{LONG}"], capsys)
+    assert "too long" in err
+    err = _refused(evaluate.main, ["results/ppo_solo", "--json", f"/tmp/{LONG}.json"], capsys)
+    assert "--json" in err and "too long" in err
+
+
+def test_a_run_directory_name_too_long_is_refused(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from blackangel_env.training.config import ConfigError
+    from blackangel_env.training.train_ppo import train
+    with pytest.raises(ConfigError, match="'run.dir'.*too long"):
+        train("configs/train/ppo_solo_tiny.yaml", [f"run.dir=/tmp/{LONG}"])
+
+
+@pytest.mark.parametrize("bad", ["-3", "x"])
+def test_game_stats_refuses_a_negative_start(bad, capsys, no_games, tmp_path):
+    """``--start -3`` gave a traceback from inside the games."""
+    err = _refused(game_stats.main, ["--players", "random", "--games", "1", "--start", bad,
+                                     "--out", str(tmp_path / "r.csv")], capsys)
+    assert "--start" in err and "non-negative integer" in err

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import numbers
 import os
 import sys
 import time
@@ -43,8 +44,9 @@ from blackangel_env.state import BOT, M_DECISIONS, M_ROUND, State
 
 from .codes import agent_code, make_agent, parse_agent_code
 
-__all__ = ["THREAD_VARIABLES", "Recorder", "check_codes", "in_worker", "limit_threads", "match_seeds", "play_batched",
-           "play_match", "play_matches", "seating", "summarize", "wilson_interval", "win_stats", "worker_pool"]
+__all__ = ["THREAD_VARIABLES", "AgentBuildError", "Recorder", "check_codes", "in_worker", "limit_threads",
+           "match_seeds", "play_batched", "play_match", "play_matches", "seating", "summarize", "wilson_interval",
+           "win_stats", "worker_pool"]
 
 Z95 = 1.959963984540054          # the standard normal quantile of 0.975
 
@@ -208,7 +210,10 @@ def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "s
     seats = seating(codes, game)
     game_seed, agent_seeds = match_seeds(seed, game, n)
     s = engine.new_game(GameConfig(num_players=n, advanced=advanced, hal_difficulty=hal), seed=game_seed)
-    players = [_agent(code, agent_seeds[p]) for p, code in enumerate(seats)]
+    try:
+        players = [_agent(code, agent_seeds[p]) for p, code in enumerate(seats)]
+    except ValueError as e:                     # a code whose agent cannot be built (a folder without a model)
+        raise AgentBuildError(str(e)) from e
     rec = recorder(s) if recorder is not None else None
     cpu = [0.0] * n
     with _one_torch_thread(any(_reusable(code) for code in codes)):
@@ -232,10 +237,17 @@ def play_match(codes: Sequence[str], game: int = 0, seed: int = 0, hal: str = "s
     return out
 
 
+class AgentBuildError(ValueError):
+    """An agent code whose agent cannot be built (``make_agent``'s ValueError: a folder without a model, a file
+    that is not one); ``play_matches`` raises it as it is, not wrapped in the RuntimeError naming the game."""
+
+
 def _match_task(task: tuple) -> dict[str, Any]:
     codes, game, seed, hal, advanced, recorder, timing = task
     try:
         return play_match(codes, game, seed, hal, advanced, recorder, timing)
+    except AgentBuildError:
+        raise
     except Exception as e:                      # name the game, so that it can be replayed alone
         raise RuntimeError(f"game {game} of seed {seed} ({','.join(codes)}, Hal {hal}) failed: "
                            f"{type(e).__name__}: {e}") from e
@@ -253,16 +265,36 @@ def check_codes(codes: Sequence[str], hal: str = "standard") -> list[str]:
     return codes
 
 
+def _count(name: str, value: Any) -> int:
+    """``value`` as an int when it is a non-negative integer (numpy's included, bool not); ValueError otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
 def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "standard", advanced: bool = False,
                  workers: int = 1, start: int = 0, progress: bool | dict = False,
                  recorder: Callable[[State], Recorder] | None = None, timing: bool = False) -> list[dict[str, Any]]:
     """Games ``start .. start + games - 1`` of a series (``play_match``), in ``workers`` processes
     (``worker_pool``; the results do not depend on it), in game order.  ``progress``: a tqdm bar on stderr
     (a dict: tqdm's options).  A ``recorder`` factory must be picklable to run in workers (a class is).
-    ``timing``: each result has ``cpu_s`` (``play_match``)."""
+    ``timing``: each result has ``cpu_s`` (``play_match``).
+
+    The arguments are checked before any game (ValueError naming the bad one, TypeError for ``codes`` given as one
+    string): ``games`` and ``start`` non-negative integers, ``seed`` a non-negative integer, ``advanced`` a bool,
+    ``workers`` a positive integer; an agent that cannot be built raises ``AgentBuildError`` (a ValueError)."""
+    if isinstance(codes, (str, bytes)):
+        raise TypeError(f"codes must be a list of agent codes, got the string {codes!r} (use [{codes!r}], or "
+                        "split_agent_codes for a comma-separated list)")
     codes = check_codes(codes, hal)
-    if games < 0:
-        raise ValueError(f"games must be >= 0, got {games}")
+    games = _count("games", games)
+    start = _count("start", start)
+    seed = _count("seed", seed)
+    if not isinstance(advanced, (bool, np.bool_)):
+        raise ValueError(f"advanced must be True or False, got {advanced!r}")
+    advanced = bool(advanced)
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
     tasks = [(codes, g, seed, hal, advanced, recorder, timing) for g in range(start, start + games)]
     bar = None
     if progress:

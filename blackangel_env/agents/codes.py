@@ -1,7 +1,7 @@
 """Agent codes: the registry behind ``make_agent(code, seed)`` and ``parse_agent_code(code)``.
 
-A code is ``kind`` or ``kind:argument`` (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>``,
-``search`` or ``search:key=value,...``).  Each kind
+A code is ``kind`` or ``kind:argument`` (``random``, ``greedy``, ``heuristic``, ``mcts:<simulations>`` with
+1 to ``MAX_SIMULATIONS`` simulations, ``search`` or ``search:key=value,...``).  Each kind
 is an ``AgentCode``: how its argument is read (``parse``), how the agent is built (``make``), and whether a built
 agent may be kept and reseeded between games (``reusable``: building it is expensive, as loading a network, and
 ``reset(seed)`` returns it to the state of a freshly built one).
@@ -140,12 +140,17 @@ def split_agent_codes(text: str) -> list[str]:
 
 
 def make_agent(code: str, seed: int | None = None):
-    """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed``."""
+    """Build the agent named by ``code`` (``parse_agent_code``), seeded with ``seed`` (a non-negative integer,
+    numpy's included, or None; anything else raises ValueError naming it)."""
+    from blackangel_env.config import seed_or_none
+    seed = seed_or_none("make_agent: seed", seed)
     kind, opts = parse_agent_code(code)
     return _REGISTRY[kind].make(opts, seed, code.strip())
 
 
 # -- the agents of this package -----------------------------------------------------------------------------------
+
+MAX_SIMULATIONS = 100_000      # mcts:<simulations> at most (about a millisecond each: minutes a decision at the top)
 
 def _mcts_parse(arg: str, code: str) -> dict:
     if not arg:
@@ -154,8 +159,8 @@ def _mcts_parse(arg: str, code: str) -> dict:
         n = int(arg)
     except ValueError:
         n = 0
-    if n < 1:
-        raise ValueError(f"agent code {code!r}: mcts:<simulations> needs a positive integer")
+    if not 1 <= n <= MAX_SIMULATIONS:
+        raise ValueError(f"agent code {code!r}: mcts:<simulations> needs an integer from 1 to {MAX_SIMULATIONS}")
     return {"simulations": n}
 
 

@@ -91,6 +91,8 @@ def advanced_tiles_detail(s: State, p: int) -> list[dict]:
 
 def score_breakdown(s: State) -> list[dict[str, int]]:
     """Per player: VP by source (the columns of ``VP_SOURCES``) and the total."""
+    if not isinstance(s, State):
+        raise not_a_state("score_breakdown", s)
     out = []
     for p in range(s.num_players):
         row = {name: s.vp_src.item(p, i) for i, name in enumerate(VP_SOURCES)}

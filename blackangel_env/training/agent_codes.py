@@ -36,8 +36,16 @@ def missing_extra(extra: str, modules: tuple[str, ...]) -> str | None:
             f"(pip install 'blackangel-env[{extra}]', or pip install -e '.[{extra}]' in a checkout)")
 
 
+def _probe(arg: str, test) -> bool:
+    """``test(Path(arg))``, False for a name the system refuses (too long, a NUL byte: OSError, ValueError)."""
+    try:
+        return bool(arg) and test(Path(arg))
+    except (OSError, ValueError):
+        return False
+
+
 def _policy_parse(arg: str, code: str) -> dict:
-    if not arg or not Path(arg).exists():
+    if not _probe(arg, Path.exists):
         raise ValueError(f"agent code {code!r}: policy:<path> needs an existing run directory or model .zip")
     return {"path": arg}
 
@@ -47,7 +55,10 @@ def _policy_make(opts: dict, seed: int | None, code: str):
     if missing:
         raise ValueError(f"agent code {code!r}: {missing}")
     from .policy_agent import PolicyAgent
-    return PolicyAgent(opts["path"], seed=seed)
+    try:
+        return PolicyAgent(opts["path"], seed=seed)
+    except (FileNotFoundError, IsADirectoryError) as e:    # a folder without a model, a file gone since parsing
+        raise ValueError(f"agent code {code!r}: cannot load {opts['path']}: {e}") from None
 
 
 def _pretrained_make(opts: dict, seed: int | None, code: str):
@@ -62,7 +73,7 @@ def _pretrained_make(opts: dict, seed: int | None, code: str):
 
 
 def _rllib_parse(arg: str, code: str) -> dict:
-    if not arg or not Path(arg).is_dir():
+    if not _probe(arg, Path.is_dir):
         raise ValueError(f"agent code {code!r}: rllib:<path> needs an existing RLlib run, checkpoint or module "
                          "directory")
     return {"path": arg}

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
+from blackangel_env.arguments import output_problem, path_problem, positive_int, seed as seed_arg
 from blackangel_env.agents.arena import play_batched, wilson_interval
 
 __all__ = ["evaluate_model", "load_model", "wilson_interval", "main"]
@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-steps", type=positive_int, default=2000, help="cut a game after this many decisions")
     ap.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     args = ap.parse_args(argv)
-    problem = args.json and output_problem(args.json, "--json")
+    problem = path_problem(args.model)
+    problem = (problem and f"model {args.model}: {problem}") or (args.json and output_problem(args.json, "--json"))
     if problem:
         ap.error(problem)
     from blackangel_env.extras import require_extra
@@ -145,7 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model {path}")
     print(format_result(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+        try:
+            Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+        except (OSError, ValueError) as e:       # checked before the games, but a file can still refuse a write
+            print(f"error: --json {args.json}: the result could not be saved ({getattr(e, 'strerror', None) or e});"
+                  " the result above is complete", file=sys.stderr)
+            return 2
     return 0
 
 

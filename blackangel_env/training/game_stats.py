@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 
-from blackangel_env.arguments import output_problem, seed as seed_arg
+from blackangel_env.arguments import non_negative_int, output_problem, positive_int, seed as seed_arg
 from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.constants import ACTION_KINDS, ADV_TILE0, COLOURS, HAL_DIFFICULTIES, N_TECH
@@ -84,7 +84,8 @@ from blackangel_env.state import (
     MC_HAND, MC_TUCKED, PH_A1_CARD, PH_A2_MODIFY, PH_B_RESERVE, PH_TURN, SRC_START, TL_EJECTED, VP_SOURCES, State,
 )
 
-from blackangel_env.agents.arena import check_codes, match_seeds, play_match, play_matches, wilson_interval
+from blackangel_env.agents.arena import (AgentBuildError, check_codes, match_seeds, play_match, play_matches,
+                                         wilson_interval)
 from blackangel_env.agents.codes import split_agent_codes
 
 __all__ = ["FEATURES", "FIELDS", "HAL_VP_CAUSES", "HAL_VP_SOURCES", "LIST_FIELDS", "GameRecorder", "agent_label",
@@ -587,8 +588,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, required=True, help="number of games")
     ap.add_argument("--seed", type=seed_arg, default=0,
                     help="series seed, a non-negative integer (game g: seeds derived from (seed, g))")
-    ap.add_argument("--start", type=int, default=0, help="index of the first game (to split a series)")
-    ap.add_argument("--workers", type=int, default=1, help="worker processes")
+    ap.add_argument("--start", type=non_negative_int, default=0, help="index of the first game (to split a series)")
+    ap.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     ap.add_argument("--out", required=True, help="output file: .csv or .jsonl, optionally .gz")
     ap.add_argument("--summary", help="also write the summary per agent (win rate, mean VP, mean VP by source for "
                                       "the agent and for Hal) as JSON to this file")
@@ -606,8 +607,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m blackangel_env.training.game_stats: {e}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    rows = play_games(codes, args.games, seed=args.seed, hal=args.hal, advanced=args.advanced,
-                      workers=args.workers, start=args.start, progress=not args.quiet)
+    try:
+        rows = play_games(codes, args.games, seed=args.seed, hal=args.hal, advanced=args.advanced,
+                          workers=args.workers, start=args.start, progress=not args.quiet)
+    except AgentBuildError as e:                 # e.g. policy:<a folder without a model>
+        print(f"python -m blackangel_env.training.game_stats: {e}", file=sys.stderr)
+        return 2
     seconds = time.perf_counter() - t0
     path = save_rows(rows, args.out)
     agents = sorted({r["agent"] for r in rows})

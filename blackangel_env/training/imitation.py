@@ -55,8 +55,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["collect", "save_dataset", "load_dataset", "merge_datasets", "discounted_returns", "behaviour_clone",
-           "pretrain", "dagger_round", "dataset_meta", "main"]
+from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
+
+__all__ = ["collect", "save_dataset", "load_dataset", "check_dataset", "merge_datasets", "discounted_returns",
+           "behaviour_clone", "pretrain", "dagger_round", "dataset_meta", "main"]
 
 DATASET = "pretrain/dataset.npz"
 VAL_FRACTION = 0.1
@@ -179,19 +181,91 @@ def dataset_meta(agent: str, games: int, seed: int, env_kw: dict[str, Any], shap
             "shaping": dict(shaping) if shaping else None, "obs_size": int(observation_size())}
 
 
+DATASET_ARRAYS = ("obs", "masks", "actions", "rewards", "episode")     # the arrays of a dataset, with ``meta``
+
+
 def save_dataset(path: str | Path, data: dict[str, np.ndarray], meta: dict[str, Any]) -> Path:
+    """Write the dataset to ``path`` (through a temporary file beside it, ``<name>.tmp.npz``, renamed at the end;
+    removed if the writing fails).  A folder at ``path`` raises IsADirectoryError before anything is written."""
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"dataset {path} is a folder; give a file name")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **data)
-    tmp.replace(path)
+    tmp = path.parent / (path.name + ".tmp.npz")     # in the target's folder, named after the whole target name
+    try:
+        np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 
+def _open_dataset(path: str | Path):
+    """``np.load(path)`` of a dataset file, its ``meta`` read and checked; ValueError naming the file otherwise."""
+    from blackangel_env.arguments import path_problem
+
+    name = str(path)
+    problem = path_problem(name)
+    if problem:
+        raise ValueError(f"dataset {name}: {problem}")
+    p = Path(name)
+    if not p.is_file():
+        raise ValueError(f"dataset {name} {'is a folder' if p.is_dir() else 'does not exist'}; give a .npz file "
+                         "written by python -m blackangel_env.training.imitation --out")
+    import zipfile
+    try:
+        if not zipfile.is_zipfile(name):
+            raise ValueError(f"dataset {name} is not a .npz file (not a zip archive of arrays)")
+        z = np.load(name, allow_pickle=False)
+    except OSError as e:
+        raise ValueError(f"dataset {name} cannot be read ({e.strerror or e})") from None
+    except (ValueError, EOFError, zipfile.BadZipFile) as e:
+        if str(e).startswith(f"dataset {name}"):
+            raise
+        raise ValueError(f"dataset {name} cannot be read as a .npz dataset ({type(e).__name__}: {e})") from None
+    try:
+        missing = [k for k in (*DATASET_ARRAYS, "meta") if k not in z.files]
+        if missing:
+            raise ValueError(f"dataset {name} lacks {', '.join(missing)} (not a dataset written by "
+                             "python -m blackangel_env.training.imitation --out)")
+        try:
+            meta = json.loads(str(z["meta"]))
+        except Exception as e:  # noqa: BLE001 - a damaged entry fails inside zipfile / numpy / json
+            raise ValueError(f"dataset {name}: its meta entry cannot be read ({type(e).__name__}: {e})") from None
+        if not isinstance(meta, dict):
+            raise ValueError(f"dataset {name}: its meta entry is not a JSON object")
+        expert = meta.get("expert")
+        bad = [k for k in ("agent", "games", "samples", "expert") if k not in meta]
+        if not bad and not (isinstance(meta["games"], int) and meta["games"] >= 1):
+            bad = ["games (a positive integer)"]
+        if not bad and not (isinstance(expert, dict) and all(k in expert for k in ("wins", "mean_margin"))):
+            bad = ["expert (the expert's results)"]
+        if bad:
+            raise ValueError(f"dataset {name}: its meta entry lacks {', '.join(bad)} (not a dataset written by "
+                             "python -m blackangel_env.training.imitation --out)")
+    except BaseException:
+        z.close()
+        raise
+    return z, meta
+
+
+def check_dataset(path: str | Path) -> dict[str, Any]:
+    """The ``meta`` of the dataset file ``path`` after checking that it is one (its arrays are not read); raises
+    ValueError naming the file for a missing, unreadable or incomplete file."""
+    z, meta = _open_dataset(path)
+    z.close()
+    return meta
+
+
 def load_dataset(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    with np.load(path) as z:
-        data = {k: z[k] for k in z.files if k != "meta"}
-        meta = json.loads(str(z["meta"]))
+    """(arrays, meta) of a dataset file; ValueError naming the file for a missing, unreadable or incomplete one."""
+    z, meta = _open_dataset(path)
+    with z:
+        try:
+            data = {k: z[k] for k in z.files if k != "meta"}
+        except Exception as e:  # noqa: BLE001 - a damaged array fails inside zipfile / numpy
+            raise ValueError(f"dataset {path}: an array cannot be read ({type(e).__name__}: {e})") from None
     return data, meta
 
 
@@ -360,7 +434,11 @@ def _cfg_dataset(cfg: dict[str, Any], run_dir: Path, progress) -> tuple[dict, di
     path = run_dir / DATASET
     want = dataset_meta(cfg["pretrain.agent"], cfg["pretrain.games"], cfg["pretrain.seed"], env_kw, shaping)
     if path.is_file():
-        data, meta = load_dataset(path)
+        try:
+            data, meta = load_dataset(path)
+        except ValueError as e:                         # a cache damaged (e.g. by a crash): collected again
+            progress(f"pretrain: note: {e}; collecting again")
+            meta = {}
         if {k: meta.get(k) for k in want} == json.loads(json.dumps(want)):
             progress(f"pretrain: reusing {path} ({meta['samples']} samples)")
             return data, meta
@@ -389,7 +467,11 @@ def dagger_round(model, cfg: dict[str, Any], run_dir: Path, rnd: int, progress=p
     want = dataset_meta(cfg["pretrain.agent"], games, seed, env_kw, shaping)
     want["beta"] = beta
     if path.is_file():
-        data, meta = load_dataset(path)
+        try:
+            data, meta = load_dataset(path)
+        except ValueError as e:                         # a cache damaged (e.g. by a crash): collected again
+            progress(f"pretrain: note: {e}; collecting again")
+            meta = {}
         if {k: meta.get(k) for k in want} == json.loads(json.dumps(want)):
             progress(f"pretrain: DAgger round {rnd}: reusing {path} ({meta['samples']} samples)")
             return data, meta
@@ -476,14 +558,24 @@ def main(argv: list[str] | None = None) -> int:
                     "(default: the defaults of configs/train/ppo_solo.yaml)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     ap.add_argument("--agent", help="expert agent code (default: pretrain.agent, else heuristic)")
-    ap.add_argument("--games", type=int, help="games to collect (default: pretrain.games)")
-    ap.add_argument("--seed", type=int, help="game i is seeded seed + i (default: pretrain.seed)")
-    ap.add_argument("--workers", type=int, help="worker processes (default: pretrain.workers)")
+    ap.add_argument("--games", type=positive_int, help="games to collect (default: pretrain.games)")
+    ap.add_argument("--seed", type=seed_arg, help="game i is seeded seed + i (default: pretrain.seed)")
+    ap.add_argument("--workers", type=positive_int, help="worker processes (default: pretrain.workers)")
     ap.add_argument("--out", help="write the collected dataset here (.npz)")
     ap.add_argument("--data", help="use this dataset instead of collecting")
     ap.add_argument("--clone", metavar="MODEL_ZIP", help="clone the dataset into a fresh MaskablePPO model (policy.* "
                     "keys) and save it here (evaluate it with python -m blackangel_env.training.evaluate MODEL_ZIP)")
     args = ap.parse_args(argv)
+    if args.agent is not None:
+        from blackangel_env.agents import parse_agent_code
+        try:
+            parse_agent_code(args.agent)
+        except ValueError as e:
+            ap.error(f"--agent: {e}")
+    for option, value in (("--out", args.out), ("--clone", args.clone)):
+        problem = value is not None and output_problem(value, option)
+        if problem:
+            ap.error(problem)
     from blackangel_env.extras import require_extra
     require_extra("train", "python -m blackangel_env.training.imitation")
 
@@ -496,7 +588,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.data:
-        data, meta = load_dataset(args.data)
+        try:
+            data, meta = load_dataset(args.data)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         print(f"{args.data}: {meta['samples']} samples from {meta['games']} games of {meta['agent']}")
     else:
         agent = args.agent or cfg["pretrain.agent"] or "heuristic"

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, safe_start_method, win_stats
-from blackangel_env.arguments import output_problem, positive_int, seed as seed_arg
+from blackangel_env.arguments import output_problem, path_problem, positive_int, seed as seed_arg
 
 from .checkpoints import BEST_MODEL, ModelLoadError, read_meta
 from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
@@ -399,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
         err = check_agent_code_list_required(args.opponents)
         if err:
             raise ConfigError(f"--opponents {err}")
+        err = path_problem(args.evaluate)
+        if err:
+            raise ConfigError(f"--evaluate {args.evaluate}: {err}")
         err = args.json and output_problem(args.json, "--json")
         if err:
             raise ConfigError(err)

@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from blackangel_env.arguments import path_problem
+
 from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, load_maskable_ppo, read_meta
 from .config import PPO_SCHEMA, ConfigError, dump_config, load_config, unflatten
 from .envs import EnvFactory, env_kwargs, make_env, make_vec_env, shaping_kwargs
@@ -331,6 +333,9 @@ def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("polic
     starting with a prefix of ``fixed`` cannot change on resume (blackangel_env/training/selfplay.py,
     rllib_train.py)."""
     if args.resume:
+        problem = path_problem(args.resume)
+        if problem:
+            raise ConfigError(f"--resume {str(args.resume)!r}: {problem}")
         run_dir = Path(args.resume)
         if not (run_dir / "config.yaml").is_file():
             raise ConfigError(f"--resume {str(run_dir)!r}: not a run directory (no config.yaml)")
@@ -352,6 +357,9 @@ def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("polic
         raise ConfigError("give --config FILE (a new run) or --resume RUN_DIR")
     cfg = load_config(args.config, args.set, schema=schema)
     run_dir = Path(cfg["run.dir"].replace("{time}", time.strftime("%Y%m%d-%H%M%S")))
+    problem = path_problem(run_dir / "config.yaml")      # the names of the run directory and of what it will hold
+    if problem:
+        raise ConfigError(f"config key 'run.dir': {str(run_dir)!r} cannot be a run directory: {problem}")
     first = next((p for p in (run_dir, *run_dir.parents) if p.exists()), None)
     if first is not None and not first.is_dir():
         raise ConfigError(f"config key 'run.dir': {str(run_dir)!r} cannot be a run directory: {str(first)!r} is a "
@@ -363,6 +371,19 @@ def prepare_run(args, schema=PPO_SCHEMA, latest=latest_checkpoint, fixed=("polic
     return cfg, run_dir, None
 
 
+def check_pretrain_dataset(path: str, obs_size: int) -> None:
+    """ConfigError naming ``pretrain.dataset`` unless ``path`` is a dataset (``imitation.check_dataset``: its arrays
+    are not read) of observations of ``obs_size`` values, the environment's."""
+    from .imitation import check_dataset
+    try:
+        meta = check_dataset(path)
+    except ValueError as e:
+        raise ConfigError(f"config key 'pretrain.dataset': {e}") from None
+    if meta.get("obs_size") not in (None, obs_size):
+        raise ConfigError(f"config key 'pretrain.dataset': {path} holds observations of {meta['obs_size']} values, "
+                          f"the environment's have {obs_size}")
+
+
 def train(config: str | Path | None = None, overrides: list[str] = (), resume: str | Path | None = None,
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (``num_timesteps``, ``steps_per_second``, evaluations...)."""
@@ -370,12 +391,14 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
     cfg, run_dir, ckpt = prepare_run(args)
     # the environment options are checked by building one environment before anything is written
     try:
-        make_env(env_kwargs(cfg)).close()
+        probe = make_env(env_kwargs(cfg))
+        obs_size = int(np.prod(probe.observation_space.shape))
+        probe.close()
     except (ValueError, TypeError) as e:
         raise ConfigError(f"config section 'env': {e}") from None
     use_tensorboard(cfg)
-    if cfg["pretrain.agent"] and cfg["pretrain.dataset"] and not Path(cfg["pretrain.dataset"]).is_file():
-        raise ConfigError(f"config key 'pretrain.dataset': {cfg['pretrain.dataset']!r} is not a file")
+    if cfg["pretrain.agent"] and cfg["pretrain.dataset"] and ckpt is None:
+        check_pretrain_dataset(cfg["pretrain.dataset"], obs_size)
     run_dir.mkdir(parents=True, exist_ok=True)
     dump_config(cfg, run_dir / "config.yaml")
     return Trainer(cfg, run_dir, ckpt).run(progress=progress)
