@@ -213,6 +213,9 @@ def _eval(args: argparse.Namespace) -> int:
         return _error("eval", msg)
 
     codes = split_agent_codes(args.players)
+    if len(codes) == 1 and codes[0].isdigit():
+        return fail(f"--players takes agent codes, one per seat (e.g. heuristic,greedy,random), not a count; "
+                    f"got {codes[0]!r}")
     if len(codes) > 4:
         return fail(f"at most 4 players, got {len(codes)} codes")
     if len(codes) > 1 and args.hal is not None:
@@ -647,9 +650,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--viewer", type=int, default=None, metavar="SEAT",
                    help="draw the board from this seat's view, 0 to players-1 (default: every hand shown)")
     d.set_defaults(func=_demo)
-    b = sub.add_parser("bench", help="engine throughput benchmark (source checkout)",
-                       description="Measure the engine's decisions per second with random play "
-                                   "(needs the benchmarks/ folder of a source checkout).")
+    b = sub.add_parser("bench", help="engine throughput benchmark",
+                       description="Measure the engine's decisions per second with random play, and rollouts' "
+                                   "(benchmarks/bench.py of a source checkout measures the environments too).")
     b.add_argument("--seconds", type=float, default=3.0, help="seconds of play per player count; default 3")
     b.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     b.set_defaults(func=_bench)

@@ -29,7 +29,8 @@ def missing_extra(extra: str) -> str | None:
             f"(in a source checkout: pip install -c ci/constraints-cpu.txt -e '.[{extra}]')")
     if "torch" in missing:
         line += (f"; for the CPU build of torch (pip may otherwise fetch a CUDA build of several GB), install it "
-                 f"first: pip install torch --index-url {TORCH_CPU_INDEX}")
+                 f"first: pip install torch --index-url {TORCH_CPU_INDEX} (in a source checkout: pip install -c "
+                 f"ci/constraints-cpu.txt torch --index-url {TORCH_CPU_INDEX}, the version the checkout pins)")
     return line
 
 

@@ -240,6 +240,12 @@ def test_eval_json_into_a_folder_is_refused(tmp_path, capsys, no_games):
     assert "folder" in _one_line_error(capsys.readouterr().err, "eval")
 
 
+def test_eval_players_given_a_count_says_it_takes_agent_codes(capsys, no_games):
+    """``demo --players 3`` is a count, ``eval --players`` one agent code per seat: a count gets a hint."""
+    assert main(["eval", "--players", "3", "--games", "2", "--seed", "1"]) == 2
+    assert "takes agent codes, one per seat" in _one_line_error(capsys.readouterr().err, "eval")
+
+
 @pytest.mark.parametrize("name", ["nope/h.png", "h.notaformat", "."])
 def test_eval_plot_checked_before_the_games(tmp_path, capsys, no_games, name):
     assert main(EVAL + ["--plot", str(tmp_path / name)]) == 2

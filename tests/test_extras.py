@@ -43,3 +43,16 @@ def test_missing_extra_names_what_is_missing(monkeypatch):
     monkeypatch.delitem(sys.modules, "sb3_contrib")
     pytest.importorskip("sb3_contrib")
     assert missing_extra("train") is None
+
+
+def test_the_agent_codes_name_the_extra_as_the_commands_do(monkeypatch):
+    """``pretrained``/``policy:`` and ``rllib:`` without their extras give the same install line as the commands
+    (with the constraints file of a checkout and, for torch, its CPU build), not a second wording."""
+    from blackangel_env.training import agent_codes
+    monkeypatch.setitem(sys.modules, "torch", None)
+    line = agent_codes.missing_extra("train")
+    assert line == missing_extra("train") and "constraints-cpu.txt torch --index-url" in line
+    with pytest.raises(ValueError, match="needs the 'train' extra"):
+        agent_codes.PRETRAINED.make({}, 0, "pretrained")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert agent_codes.missing_extra("rllib") == missing_extra("rllib")

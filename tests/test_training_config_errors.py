@@ -3,6 +3,8 @@ print it and exit 2), never a traceback."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from blackangel_env.training.config import ConfigError, read_yaml
@@ -39,3 +41,20 @@ def test_a_section_given_a_value_is_named_as_a_section(tmp_path):
     path.write_text("ppo: 5\n")
     with pytest.raises(ConfigError, match="'ppo' is a section: it holds keys"):
         load_config(path)
+
+
+@pytest.mark.parametrize("schema_name, listing", [("PPO_SCHEMA", "ppo_solo.yaml"), ("SELFPLAY_SCHEMA", "selfplay_3p.yaml"),
+                                                  ("RLLIB_SCHEMA", "rllib_3p.yaml")])
+def test_an_unknown_key_points_to_the_config_that_lists_the_recipes_keys(schema_name, listing):
+    """The selfplay and RLlib recipes' unknown keys named ppo_solo.yaml, which holds neither's sections."""
+    import importlib
+    from blackangel_env.training.config import ConfigError, validate
+    module = {"PPO_SCHEMA": "blackangel_env.training.config", "SELFPLAY_SCHEMA": "blackangel_env.training.selfplay",
+              "RLLIB_SCHEMA": "blackangel_env.training.rllib_train"}[schema_name]
+    try:
+        schema = getattr(importlib.import_module(module), schema_name)
+    except ImportError:
+        pytest.skip(f"{module} needs an extra that is not installed")
+    with pytest.raises(ConfigError, match=f"every key is listed in configs/train/{listing}"):
+        validate({"foo.bar": 1}, schema)
+    assert (Path(__file__).resolve().parents[1] / "configs" / "train" / listing).is_file()

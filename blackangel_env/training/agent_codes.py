@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from blackangel_env import extras as _extras
 from blackangel_env.agents.codes import AgentCode, register_agent_code
 
 __all__ = ["POLICY", "PRETRAINED", "PRETRAINED_PATH", "RLLIB", "missing_extra"]
@@ -27,13 +28,13 @@ __all__ = ["POLICY", "PRETRAINED", "PRETRAINED_PATH", "RLLIB", "missing_extra"]
 PRETRAINED_PATH = Path(__file__).resolve().parents[1] / "data" / "pretrained_policy.zip"
 
 
-def missing_extra(extra: str, modules: tuple[str, ...]) -> str | None:
-    """A message naming ``extra`` when one of ``modules`` is not installed, else None."""
-    absent = [m for m in modules if importlib.util.find_spec(m) is None]
+def missing_extra(extra: str, modules: tuple[str, ...] | None = None) -> str | None:
+    """A message naming ``extra`` (and how to install it: ``blackangel_env.extras.missing_extra``) when one of
+    ``modules`` (by default the extra's own) is not installed, else None."""
+    absent = [m for m in (modules or _extras.EXTRAS[extra]) if importlib.util.find_spec(m) is None]
     if not absent:
         return None
-    return (f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not installed: install the {extra!r} extra "
-            f"(pip install 'blackangel-env[{extra}]', or pip install -e '.[{extra}]' in a checkout)")
+    return _extras.missing_extra(extra) or f"{', '.join(absent)} not installed: install the {extra!r} extra"
 
 
 def _probe(arg: str, test) -> bool:
@@ -51,7 +52,7 @@ def _policy_parse(arg: str, code: str) -> dict:
 
 
 def _policy_make(opts: dict, seed: int | None, code: str):
-    missing = missing_extra("train", ("torch", "stable_baselines3", "sb3_contrib"))
+    missing = missing_extra("train")
     if missing:
         raise ValueError(f"agent code {code!r}: {missing}")
     from .policy_agent import PolicyAgent
@@ -62,7 +63,7 @@ def _policy_make(opts: dict, seed: int | None, code: str):
 
 
 def _pretrained_make(opts: dict, seed: int | None, code: str):
-    missing = missing_extra("train", ("torch", "stable_baselines3", "sb3_contrib"))
+    missing = missing_extra("train")
     if missing:
         raise ValueError(f"agent code {code!r}: {missing}")
     if not PRETRAINED_PATH.is_file():
@@ -81,8 +82,7 @@ def _rllib_parse(arg: str, code: str) -> dict:
 
 def _rllib_make(opts: dict, seed: int | None, code: str):
     if importlib.util.find_spec("ray") is None:
-        raise ValueError(f"agent code {code!r}: ray[rllib] is not installed: install the 'rllib' extra "
-                         "(pip install 'blackangel-env[rllib]', or pip install -e '.[rllib]' in a checkout)")
+        raise ValueError(f"agent code {code!r}: {missing_extra('rllib') or 'ray[rllib] is not installed'}")
     from .rllib_train import RLlibAgent
     return RLlibAgent(opts["path"])
 

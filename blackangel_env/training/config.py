@@ -325,7 +325,16 @@ def _unknown(key: str, schema: Mapping[str, Key]) -> ConfigError:
     hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
     sections = sorted({k.split(".")[0] for k in schema})
     return ConfigError(f"unknown config key {key!r}{hint}; sections are {sections}, every key is listed in "
-                       "configs/train/ppo_solo.yaml")
+                       f"{_listing(sections)}")
+
+
+def _listing(sections: list[str]) -> str:
+    """The example config that lists every key of a recipe with these sections."""
+    if "selfplay" in sections:
+        return "configs/train/selfplay_3p.yaml"
+    if "multi_agent" in sections:
+        return "configs/train/rllib_3p.yaml"
+    return "configs/train/ppo_solo.yaml"
 
 
 def validate(flat: Mapping[str, Any], schema: Mapping[str, Key] = PPO_SCHEMA) -> dict[str, Any]:
