@@ -52,8 +52,16 @@ long = _Type("long", builtins.int)
 Py_ssize_t = _Type("Py_ssize_t", builtins.int)
 double = _Type("double", builtins.float)
 float = _Type("float", _float32)  # noqa: A001 - cython.float: a float32 (``cast``), as in C
+uint = _Type("uint", builtins.int)  # a C unsigned int: interpreted code masks to 32 bits itself
 bint = _Type("bint", builtins.bool)
 void = _Type("void")
+
+
+def pointer(t: _Type) -> _Type:
+    """``cython.pointer(T)``: a C pointer type (interpreted, the value is a list standing for the memory)."""
+    if not isinstance(t, _Type):
+        raise TypeError(f"cython.pointer needs a cython type, not {t!r}")
+    return _Type(f"{t.name} *")
 
 
 class _Const:

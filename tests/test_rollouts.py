@@ -34,6 +34,37 @@ def test_rollouts_follow_the_documented_generators(n, advanced):
     assert decisions.min() > 0
 
 
+def test_the_fast_seeding_gives_numpys_generators(monkeypatch):
+    """``rollouts`` seeds its games' generators itself (``kernels.seed_sequence_words``,
+    ``generator_state.seeded_snapshot``) where raw generator snapshots are available; with numpy's own
+    ``spawn``/``default_rng`` instead (``generator_state.AVAILABLE`` off) the results are the same, and a call that
+    fails part-way gives its generators back in a usable state."""
+    from blackangel_env import generator_state
+    states = _batch(2, k=5)
+    fast = engine.rollouts(states, seed=2**70 + 3)
+    none_seeded = engine.rollouts(states, seed=None)
+    monkeypatch.setattr(generator_state, "AVAILABLE", False)
+    assert np.array_equal(fast, engine.rollouts(states, seed=2**70 + 3))
+    assert none_seeded.shape == fast.shape
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError, match="not over"):
+        engine.rollouts(states, seed=4, max_decisions=3)
+    assert np.array_equal(fast, engine.rollouts(states, seed=2**70 + 3))
+
+
+@pytest.mark.parametrize("entropy", [0, 7, 2**32, 2**127 + 99, 3**200])
+def test_seed_sequence_words_are_numpys(entropy):
+    from blackangel_env import generator_state
+    from blackangel_env.engine.kernels import seed_sequence_words, uint32_words
+    for key in ((), (0,), (5, 1), (2**40, 0, 3)):
+        ss = np.random.SeedSequence(entropy, spawn_key=key)
+        key_words = [w for k in key for w in uint32_words(k)]
+        words = seed_sequence_words(uint32_words(entropy), key_words, 8)
+        assert words == ss.generate_state(8).tolist()
+        snap = generator_state.seeded_snapshot(words)
+        assert generator_state.as_dict(snap) == np.random.PCG64(ss).state
+
+
 def test_rollouts_are_reproducible_and_depend_on_the_seed_only():
     states = _batch(3, k=4)
     a = engine.rollouts(states, seed=11)

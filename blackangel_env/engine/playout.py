@@ -15,12 +15,54 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import generator_state
 from ..state import BOT, M_GAME_OVER, M_SOLO, State
 
 from .end import final_scores
+from .kernels import seed_sequence_words, uint32_words
 from .phases import _compute_legal, apply_unchecked
 
 POLICIES = ("random",)
+
+
+_FREE_READERS: list = []        # generator readers that no rollouts call holds (two per call, returned after it)
+
+
+def _take_readers() -> tuple:
+    """Two readers of Generators of their own (``generator_state.reader``), from the free list or new."""
+    if len(_FREE_READERS) >= 2:
+        return _FREE_READERS.pop(), _FREE_READERS.pop()
+    blank = generator_state.read(generator_state.reader(np.random.default_rng(0)))
+    return tuple(generator_state.reader(generator_state.restore(blank)) for _ in range(2))
+
+
+class _Seeder:
+    """The generators of ``rollouts``' games in the states the documented scheme gives them (game i: the
+    SeedSequence children ``(i, 0)`` for chance and ``(i, 1)`` for the policy of the seed's SeedSequence), computed
+    by ``kernels.seed_sequence_words`` and ``generator_state.seeded_snapshot`` and written into two Generators that
+    the batch's games use in turn (a game is played to the end before the next is seeded): the numbers numpy's own
+    ``spawn`` and ``default_rng`` give, for a fifth of their cost.  Used where raw generator snapshots are
+    available (``generator_state.AVAILABLE``); ``release`` hands the Generators back for the next call."""
+
+    def __init__(self, root: np.random.SeedSequence):
+        self.entropy = uint32_words(root.entropy)
+        self.prefix = [w for k in root.spawn_key for w in uint32_words(k)]
+        self.chance, self.policy = _take_readers()
+
+    def seed(self, c: State, i: int) -> np.random.Generator:
+        """Give the copy ``c`` game i's chance generator; return game i's policy generator."""
+        key = self.prefix + uint32_words(i)
+        generator_state.overwrite(self.chance, generator_state.seeded_snapshot(
+            seed_sequence_words(self.entropy, key + [0], 8)))
+        generator_state.overwrite(self.policy, generator_state.seeded_snapshot(
+            seed_sequence_words(self.entropy, key + [1], 8)))
+        c._rng, c._rng_state, c._rng_reader = self.chance[0], None, self.chance     # as State.reseed leaves it
+        return self.policy[0]
+
+    def release(self) -> None:
+        _FREE_READERS.extend((self.chance, self.policy))
+
+
 _DRAWS = 64                     # the random policy's numbers drawn at once
 
 
@@ -67,28 +109,37 @@ def rollouts(states: State | Sequence[State], seed: int | None = None, policy: s
     seats = players + 1 if players == 1 else players
     scores = np.zeros((len(states), seats), dtype=np.float64)
     decisions = np.zeros(len(states), dtype=np.int64)
-    children = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(states))
-    for i, (s, child) in enumerate(zip(states, children)):
-        c = s.copy()
-        chance, choices = child.spawn(2)
-        c.reseed(chance)
-        rng = np.random.default_rng(choices)
-        k = 0
-        m = c.mv
-        draws: list = []                # the policy's numbers, drawn _DRAWS at a time: the same stream as one by one
-        j = 0
-        while not m[M_GAME_OVER]:
-            if k >= max_decisions:
-                raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
-            if j == len(draws):
-                draws = rng.random(_DRAWS).tolist()
-                j = 0
-            legal = _compute_legal(c)
-            apply_unchecked(c, legal[int(draws[j] * len(legal))])
-            j += 1
-            k += 1
-        scores[i, :players] = final_scores(c)
-        if m[M_SOLO]:
-            scores[i, 1] = c.vp.item(BOT)
-        decisions[i] = k
+    root = np.random.SeedSequence(None if seed is None else int(seed))
+    seeder = _Seeder(root) if generator_state.AVAILABLE else None
+    children = None if seeder is not None else root.spawn(len(states))
+    try:
+        for i, s in enumerate(states):
+            c = s.copy()
+            if seeder is not None:                  # the same generators, seeded in place (_Seeder)
+                rng = seeder.seed(c, i)
+            else:
+                chance, choices = children[i].spawn(2)
+                c.reseed(chance)
+                rng = np.random.default_rng(choices)
+            k = 0
+            m = c.mv
+            draws: list = []                # the policy's numbers, drawn _DRAWS at a time: the same stream as one by one
+            j = 0
+            while not m[M_GAME_OVER]:
+                if k >= max_decisions:
+                    raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
+                if j == len(draws):
+                    draws = rng.random(_DRAWS).tolist()
+                    j = 0
+                legal = _compute_legal(c)
+                apply_unchecked(c, legal[int(draws[j] * len(legal))])
+                j += 1
+                k += 1
+            scores[i, :players] = final_scores(c)
+            if m[M_SOLO]:
+                scores[i, 1] = c.vp.item(BOT)
+            decisions[i] = k
+    finally:
+        if seeder is not None:
+            seeder.release()
     return (scores, decisions) if return_decisions else scores
