@@ -22,7 +22,8 @@ from blackangel_env.state import PHASE_NAMES, PH_GAME_OVER
 
 PKG = Path(engine.__file__).parent
 BOTTOM = ("ship_moves", "kernels", "core", "decks", "dice", "space", "phases")
-ALLOWED_OUTSIDE = {"actions", "board", "components", "config", "constants", "state", "generator_state",  # below the engine
+ALLOWED_OUTSIDE = {"actions", "board", "components", "config", "constants", "state",   # below the engine
+                   "generator_state",  # the raw generator snapshots that state.py takes its copies' generators from
                    "_cython_shim"}     # the interpreted stand-in for ``cython`` (blackangel_env._compiled)
 
 
