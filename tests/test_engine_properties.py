@@ -339,3 +339,25 @@ def test_a_failing_random_game_prints_what_replays_it():
     s = engine.new_game(num_players=3, advanced=True, seed=41)
     with pytest.raises(AssertionError, match=r"seed=41\), then apply \(\d+ actions\): \[") as info:
         play_random(s, np.random.default_rng(0), limit=3, seed=41)
+
+
+def test_the_legal_actions_follow_a_position_changed_through_the_views():
+    """``legal_actions`` keeps the list of the position it last computed, keyed by the whole buffer (compared in
+    place): a position changed by hand (a named view, as rule tests build them) gets its own list, the same as a
+    fresh copy's, and a changed register that is put back gets the kept list again."""
+    rng = np.random.default_rng(5)
+    changed = 0
+    for g in range(6):
+        s = engine.new_game(num_players=1 + g % 4, seed=300 + g)
+        while not s.terminal and changed < 40:
+            legal = engine.legal_actions(s)
+            p = s.actor
+            for delta in (1, 3):
+                s.res[p] += delta
+                after = engine.legal_actions(s)
+                assert after == engine.legal_actions(s.copy())
+                changed += after != legal
+                s.res[p] -= delta
+                assert engine.legal_actions(s) == legal
+            engine.apply(s, legal[int(rng.integers(len(legal)))])
+    assert changed > 0

@@ -57,13 +57,24 @@ def legal_actions(s: State) -> list[int]:
 
 def _legal_list(s: State) -> list[int]:
     """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
-    key = s.mv.tobytes()
     c = s._legal_cache
-    if c is not None and c[0] == key:
+    if c is not None and _holds(s.mv, c[0]):
         return c[1]
     out = _compute_legal(s)
-    s._legal_cache = (key, out)
+    s._legal_cache = (s.mv.tobytes(), out)
     return out
+
+
+def _holds(m, key: bytes) -> bool:
+    """The buffer (its memoryview ``m``) holds the bytes ``key``: compiled, compared in place (``memcmp``)."""
+    if not cython.compiled:
+        return m.tobytes() == key
+    view = cython.declare(Py_buffer)  # noqa: F821 - Cython's buffer struct (phases.pxd)
+    n: cython.Py_ssize_t = len(key)
+    PyObject_GetBuffer(m, cython.address(view), PyBUF_SIMPLE)  # noqa: F821
+    same: cython.bint = view.len == n and memcmp(view.buf, cython.cast(cython.p_char, key), n) == 0  # noqa: F821
+    PyBuffer_Release(cython.address(view))  # noqa: F821
+    return same
 
 
 

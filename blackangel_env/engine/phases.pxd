@@ -1,0 +1,4 @@
+# Compile-time declarations of phases.py (read only by Cython): the buffer protocol and memcmp, with which
+# ``_legal_list`` compares the state buffer with its cache key in place instead of copying it to bytes first.
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+from libc.string cimport memcmp
