@@ -230,3 +230,15 @@ def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
     assert "was built from another version" in r.stderr
     assert f"'{NAME}': 'interpreted (stale extension ship_moves{EXT})'" in r.stdout
     assert r.stdout.strip().endswith("(1, 2)")
+
+
+def test_the_c_declarations_are_package_data():
+    """An sdist carries what builds from it need: each compiled module's .pxd beside its .py (without it the
+    module's C declarations are missing and the build falls back to interpreted code)."""
+    tomllib = pytest.importorskip("tomllib")            # Python 3.11+
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for pxd in sorted((root / "blackangel_env").rglob("*.pxd")):
+        package = ".".join(pxd.parent.relative_to(root).parts)
+        assert any(pxd.match(pattern) for pattern in data.get(package, [])), f"{pxd.name} not in {package}'s data"
