@@ -34,7 +34,7 @@ from ..constants import (
 )
 from ..state import (
     BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
-    O_DIE_RESERVED, O_DIE_VALUE, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
+    O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -87,23 +87,27 @@ def _pick_die(s: State, colour: int) -> int:
 def _take_die(s: State, d: int) -> None:
     """Move the chosen die out of its compartment; a die of the player's is bought: the player takes 1
     resource from the supply in compensation."""
-    if s.die_owner.item(d) == 0:
-        s.res[0] += 1
+    if not 0 <= d < 18:
+        raise ValueError(f"_take_die: {d!r} is not a die 0-17")
+    m = s.mv                                   # the dice and resources through the buffer (state.FIXED_OFFSETS)
+    if m[O_DIE_OWNER + d] == 0:
+        m[O_RES] += 1
         if s.log is not None:
-            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {s.die_value.item(d)} (player_0 takes 1 resource)")
-    s.die_owner[d] = DIE_SUPPLY
-    s.die_reserved[d] = 0
+            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {m[O_DIE_VALUE + d]} (player_0 takes 1 resource)")
+    m[O_DIE_OWNER + d] = DIE_SUPPLY
+    m[O_DIE_RESERVED + d] = 0
 
 
 def hal_turn(s: State) -> None:
     """One turn of Hal's, right after the player's turn."""
     comp = s.comp
-    has_die = BOT in s.die_owner.tolist()
+    m = s.mv
+    has_die = BOT in m[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()
     if not has_die:
         _hal_sequence_b(s)
         return
     card = _draw_hal_card(s)
-    top = s.last_seq[0] == SEQ_A
+    top = m[O_LAST_SEQ] == SEQ_A
     halves = [(comp.hal_top_colour[card], comp.hal_top_action[card]),
               (comp.hal_bottom_colour[card], comp.hal_bottom_action[card])]
     if not top:
@@ -113,19 +117,19 @@ def hal_turn(s: State) -> None:
     for colour, action in halves:
         d = _pick_die(s, colour)
         if d >= 0:                            # the colour is available: his or the player's unreserved die
-            value = s.die_value.item(d)
+            value = m[O_DIE_VALUE + d]
             _take_die(s, d)
-            s.die_value[d] = 0
-            s.die_owner[d] = DIE_IN_USE       # on the action until his turn is done: no Damage cube lands on it
+            m[O_DIE_VALUE + d] = 0
+            m[O_DIE_OWNER + d] = DIE_IN_USE   # on the action until his turn is done: no Damage cube lands on it
             _hal_action(s, card, action, value, colour)
-            s.die_owner[d] = DIE_SUPPLY
+            m[O_DIE_OWNER + d] = DIE_SUPPLY
             return
     # Neither colour: return an unreserved die of the third colour (same choice rule), Hal gains 3 VP.
     third = 3 - halves[0][0] - halves[1][0]
     d = _pick_die(s, third)
     if d >= 0:
         _take_die(s, d)
-        s.die_value[d] = 0
+        m[O_DIE_VALUE + d] = 0
     gain_vp(s, BOT, 3, SRC_HAL, f"no {COLOURS[halves[0][0]]} or {COLOURS[halves[1][0]]} die available")
 
 
