@@ -371,16 +371,8 @@ def replay_record(config: GameConfig, seed: int, actions: list[int], log: bool =
 
 def _save_record(path: str, record: dict) -> None:
     import json
-    import os
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(record, f)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.isfile(tmp):
-            os.remove(tmp)
-        raise
+    from .files import write_replacing
+    write_replacing(path, json.dumps(record))
 
 
 def _save_problem(path: str, option: str) -> str | None:
@@ -527,6 +519,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         return fail(str(e))
     play = {"seat": args.seat, "opponents": ",".join(codes)}
     session.update(config=config, seed=seed, taken=taken, save_path=save_path, play=play)
+    saved = bool(save_path) and save_path == args.load      # the save file holds the game as it stands
     shown = 0
     while not s.terminal:
         p = s.actor
@@ -546,10 +539,11 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
             try:
                 line = input(f"player_{args.seat}> ").strip()
             except EOFError:
-                print("\ninput ended; game left unfinished" + (f" (saved to {save_path})" if save_path else ""))
+                print("\ninput ended; game left unfinished" + (f" (saved to {save_path})" if saved else ""))
                 return 0
             if line in ("quit", "q"):
-                print("stopped" + (f"; resume with --load {save_path}" if save_path else ""))
+                print("stopped" + (f"; resume with --load {save_path}" if saved else
+                                   f"; the game is not saved in {save_path}" if save_path else ""))
                 return 0
             if line == "help" or not line:
                 print(explain.explain_rules(s) + "\n" + _PLAY_HELP)
@@ -567,13 +561,14 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                     continue
                 if _try_save(target, game_record(config, seed, taken, play)):
                     print(f"saved to {target}")
+                    saved = saved or target == save_path
                 continue
             if line.isascii() and line.isdigit() and int(line) < len(legal):
                 a = legal[int(line)]
                 engine.apply(s, a)
                 taken.append(a)
                 if save_path:
-                    _try_save(save_path, game_record(config, seed, taken, play))
+                    saved = _try_save(save_path, game_record(config, seed, taken, play))
                 break
             print(f"'{line}' is not a number from 0 to {len(legal) - 1}; type help for the commands")
     print("\n".join(s.log[shown:]))

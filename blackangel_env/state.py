@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy as _copy
 import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 
 from .components import ComponentError, Components, default_components, load_components
 from .config import ConfigError, GameConfig
+from .files import write_replacing
 from .constants import N_ADVANCED, N_MISSIONS, N_RAVAGERS, N_TILES
 from .generator_state import as_dict as _snapshot_dict
 from .generator_state import reader as _rng_reader
@@ -477,21 +477,10 @@ class State:
         }
 
     def save(self, path: str | Path) -> None:
-        """Write ``to_dict()`` as JSON to ``path``, through a temporary file beside it that then replaces it, so that
-        a failed write never leaves a truncated file (nor spoils an earlier save there).  A path that cannot be
-        written raises the OSError the file system gives, naming the path."""
-        path = Path(path)
-        text = json.dumps(self.to_dict())
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(text)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-            raise
+        """Write ``to_dict()`` as JSON to ``path`` whole (``files.write_replacing``: through a temporary file beside
+        it, so that a failed write never leaves a truncated file nor spoils an earlier save there).  A path that
+        cannot be written raises the OSError the file system gives, naming the path."""
+        write_replacing(path, json.dumps(self.to_dict()))
 
     @classmethod
     def from_dict(cls, d: Any) -> "State":

@@ -510,3 +510,18 @@ def test_eval_json_that_cannot_be_written_after_the_games_is_one_line(tmp_path, 
     out, err = capsys.readouterr()
     assert "random" in out                                    # the results were printed
     assert "No space left on device" in _one_line_error(err, "eval")
+
+
+def test_play_quit_after_a_failed_save_does_not_offer_to_resume(tmp_path, monkeypatch, capsys):
+    """``quit`` said "resume with --load FILE" even when no save had succeeded (the file did not exist)."""
+    from blackangel_env import files
+
+    def full(path, text):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(files, "write_replacing", full)
+    target = tmp_path / "g.json"
+    _inputs(monkeypatch, ["0", "quit"])
+    assert main(["play", "--seed", "3", "--save", str(target)]) == 0
+    cap = capsys.readouterr()
+    assert "resume with --load" not in cap.out and f"the game is not saved in {target}" in cap.out
+    assert "cannot save" in cap.err and not target.exists()

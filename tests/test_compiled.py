@@ -235,7 +235,10 @@ def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
 def test_the_c_declarations_are_package_data():
     """An sdist carries what builds from it need: each compiled module's .pxd beside its .py (without it the
     module's C declarations are missing and the build falls back to interpreted code)."""
-    tomllib = pytest.importorskip("tomllib")            # Python 3.11+
+    try:
+        import tomllib
+    except ImportError:                                 # Python 3.10
+        tomllib = pytest.importorskip("tomli")
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]

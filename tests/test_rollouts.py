@@ -50,6 +50,9 @@ def test_the_fast_seeding_gives_numpys_generators(monkeypatch):
     with pytest.raises(RuntimeError, match="not over"):
         engine.rollouts(states, seed=4, max_decisions=3)
     assert np.array_equal(fast, engine.rollouts(states, seed=2**70 + 3))
+    huge = engine.rollouts(states[:2], seed=2**(32 * 1024))          # any non-negative int, as numpy takes it
+    monkeypatch.setattr(generator_state, "AVAILABLE", False)
+    assert np.array_equal(huge, engine.rollouts(states[:2], seed=2**(32 * 1024)))
 
 
 @pytest.mark.parametrize("entropy", [0, 7, 2**32, 2**127 + 99, 3**200])

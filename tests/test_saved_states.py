@@ -337,3 +337,23 @@ def test_save_replaces_the_file_whole_and_a_failed_save_leaves_nothing_behind(tm
         s.save(tmp_path)                                  # a directory
     assert path.read_text() == first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_save_follows_a_link_keeps_the_mode_and_takes_the_longest_names(tmp_path):
+    """Saving through a temporary file must not change what a plain write would have done: a symbolic link is
+    followed (the file it points to gets the save, the link stays a link), an existing file keeps its permission
+    bits, and a name as long as the system allows still saves (the temporary file's name is short)."""
+    import os
+    s = engine.new_game(num_players=2, seed=6)
+    real = tmp_path / "real.json"
+    real.write_text("{}")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    s.save(link)
+    assert link.is_symlink() and State.load(real).buf.tobytes() == s.buf.tobytes()
+    assert (real.stat().st_mode & 0o777) == 0o640
+    longest = tmp_path / ("a" * (os.pathconf(tmp_path, "PC_NAME_MAX") - 5) + ".json")
+    s.save(longest)
+    assert State.load(longest).buf.tobytes() == s.buf.tobytes()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
