@@ -18,7 +18,9 @@
 * ``cards_at(s, code)``: the Mission cards whose location is ``code`` (a hand: ``MC_HAND + seat``, ...);
 * ``hex_cards(s, lo, hi)``: the Mission cards in Space on a run of hexes (strip 1's, ejected at B.3);
 * ``ships_to_supply(s, lo, hi)``: the ships on a run of hexes off the board, their pilots home (B.3, rules-notes D5);
-* ``ship_hexes(s, seat)``: the hexes holding a ship of a seat.
+* ``ship_hexes(s, seat)``: the hexes holding a ship of a seat;
+* ``seed_sequence_words(entropy, spawn_key, n)``: numpy's SeedSequence words (``uint32_words`` splits an integer as
+  it does), from which ``engine.rollouts`` seeds its games' generators.
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
