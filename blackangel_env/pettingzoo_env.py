@@ -226,10 +226,10 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` as in the module docstring).  ``options={"state": s}`` starts instead from
         a copy of the engine state ``s`` (e.g. a saved or constructed position) of a game like this environment's:
-        the same player count, rules, component data (which set the spaces) and, solo, Hal's difficulty, else
-        ValueError.  Options that are not a dict raise TypeError; a refused reset changes nothing.  Other keys are
-        ignored with a warning that names them (PettingZoo's ``api_test`` resets with ``options={"options": 1}``
-        and expects the reset to succeed)."""
+        the same player count, rules and component data (which set the spaces; Hal's difficulty may differ: it set
+        his starting VP, which the state holds), else ValueError.  Options that are not a dict raise TypeError; a
+        refused reset changes nothing.  Other keys are ignored with a warning that names them (PettingZoo's
+        ``api_test`` resets with ``options={"options": 1}`` and expects the reset to succeed)."""
         seed = seed_or_none("reset: seed", seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"reset: options must be a dict or None, got {type(options).__name__}")
@@ -285,8 +285,6 @@ class raw_env(AECEnv, EzPickle):
         if its.advanced != mine.advanced:
             return f"it uses the {'advanced' if its.advanced else 'base'} rules, the environment the " \
                    f"{'advanced' if mine.advanced else 'base'} rules"
-        if mine.solo and its.hal_difficulty != mine.hal_difficulty:
-            return f"Hal's difficulty is {its.hal_difficulty!r}, the environment's {mine.hal_difficulty!r}"
         if start.comp is not self._comp and not _same_components(start.comp, self._comp):
             return (f"it was set up with other component data ({start.comp.path!r}, the environment "
                     f"{self._comp.path!r})")

@@ -417,21 +417,23 @@ def _other_components(tmp_path):
 
 @pytest.mark.parametrize("maker", [blackangel_env.env, blackangel_env.raw_env])
 def test_reset_refuses_a_start_state_of_another_game_and_unknown_options(maker, tmp_path):
-    """A start state built with other component data (another observation length than the spaces') or another
-    Hal difficulty was accepted (refused now, the game going on as it was), and unknown options keys silently
-    ignored."""
+    """A start state built with other component data (another observation length than the spaces') was accepted
+    (refused now, the game going on as it was), and unknown options keys silently ignored.  A state of another Hal
+    difficulty is a game of this environment (the difficulty only set Hal's starting VP, which the state holds)."""
     e = maker(num_players=1)
     e.reset(seed=4)
     raw = e.unwrapped
     before, obs = raw.game_state.copy(), e.observe("player_0")["observation"]
-    cases = [({"state": engine.new_game(GameConfig(num_players=1, hal_difficulty="easy"), seed=1)}, "Hal's difficulty"),
-             ({"state": engine.new_game(GameConfig(num_players=1, components=_other_components(tmp_path)), seed=1)},
+    cases = [({"state": engine.new_game(GameConfig(num_players=1, components=_other_components(tmp_path)), seed=1)},
               "other component data"),
              ({"state": engine.new_game(GameConfig(num_players=2), seed=1)}, "2 player")]
     for options, words in cases:
         with pytest.raises(ValueError, match=words):
             e.reset(options=options)
         assert raw.game_state == before and np.array_equal(e.observe("player_0")["observation"], obs)
+    easy = engine.new_game(GameConfig(num_players=1, hal_difficulty="easy"), seed=1)
+    e.reset(options={"state": easy})
+    assert raw.game_state == easy
     same = engine.new_game(GameConfig(num_players=1), seed=1)          # a state of this environment's game
     e.reset(options={"state": same})
     assert raw.game_state == same
