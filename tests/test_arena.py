@@ -225,3 +225,10 @@ def test_an_agent_that_cannot_be_built_is_a_value_error_not_a_game_failure(tmp_p
     with pytest.raises(arena.AgentBuildError, match="cannot load") as info:
         play_matches([f"policy:{tmp_path}"], 1)
     assert isinstance(info.value, ValueError)
+
+
+def test_advanced_given_as_0_or_1_still_plays():
+    """``advanced`` takes a bool, or the ints 0 and 1 (callers that pass a flag as an int kept working)."""
+    for flag in (0, 1, np.bool_(True)):
+        (result,) = arena.play_matches(["random"], 1, seed=3, advanced=flag)
+        assert result["seats"] == ["random"] and result["decisions"] > 0

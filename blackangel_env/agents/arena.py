@@ -290,7 +290,7 @@ def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "st
     games = _count("games", games)
     start = _count("start", start)
     seed = _count("seed", seed)
-    if not isinstance(advanced, (bool, np.bool_)):
+    if not isinstance(advanced, (bool, np.bool_)) and advanced not in (0, 1):
         raise ValueError(f"advanced must be True or False, got {advanced!r}")
     advanced = bool(advanced)
     if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, numbers.Integral) or workers < 1:
