@@ -10,37 +10,30 @@ import os
 from pathlib import Path
 
 
-def seed(text: str) -> int:
-    """argparse type of a seed: a non-negative integer (numpy's generators take no negative seed)."""
+def _int_at_least(text: str, low: int, message: str) -> int:
+    """``text`` as an integer of at least ``low``; argparse's type error ``message`` (with the text) otherwise."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed must be a non-negative integer, got {text!r}")
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{message}, got {text!r}")
     return value
+
+
+def seed(text: str) -> int:
+    """argparse type of a seed: a non-negative integer (numpy's generators take no negative seed)."""
+    return _int_at_least(text, 0, "a seed must be a non-negative integer")
 
 
 def positive_int(text: str) -> int:
     """argparse type of a count or bound: a positive integer."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+    return _int_at_least(text, 1, "must be a positive integer")
 
 
 def non_negative_int(text: str) -> int:
     """argparse type of an index: a non-negative integer."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
-    return value
+    return _int_at_least(text, 0, "must be a non-negative integer")
 
 
 def path_problem(path) -> str | None:
