@@ -55,6 +55,7 @@ def legal_actions(s: State) -> list[int]:
     return list(_legal_list(s))
 
 
+@cython.ccall
 def _legal_list(s: State) -> list[int]:
     """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
     c = s._legal_cache
@@ -65,6 +66,7 @@ def _legal_list(s: State) -> list[int]:
     return out
 
 
+@cython.ccall
 def _holds(m, key: bytes) -> bool:
     """The buffer (its memoryview ``m``) holds the bytes ``key``: compiled, compared in place (``memcmp``)."""
     if not cython.compiled:
@@ -138,6 +140,7 @@ def apply_unchecked(s: State, action: int) -> None:
         s.m[M_DECISIONS] += 1
 
 
+@cython.ccall
 def _dispatch(s: State, action: int) -> None:
     s._legal_cache = None
     _APPLY[s.mv[M_PHASE]](s, action)
@@ -150,6 +153,7 @@ def _legal_game_over(s: State) -> list[int]:
 register(PH_GAME_OVER, legal=_legal_game_over)
 
 
+@cython.ccall
 def _compute_legal(s: State) -> list[int]:
     """The sorted legal actions of the position, computed afresh and not kept (``rollouts``, which never asks
     twice in the same position, saves the key of ``_legal_list``'s cache)."""
