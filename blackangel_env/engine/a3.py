@@ -4,6 +4,11 @@ draw tile's cards), return the die, the hand limit; then the turn ends.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import DISCARD_MISSION, KEEP_MISSION
 from ..constants import COLOURS
 from ..state import (
@@ -48,6 +53,7 @@ def _a3(s: State) -> None:
     _hand_limit(s)
 
 
+@cython.ccall
 def _draw_two(s: State, p: int, c: int, ret: int) -> None:
     """ADVANCED RULES: draw two cards of the colour, keep one, discard the other."""
     m = s.mv
@@ -83,6 +89,7 @@ def _do_keep(s: State, a: int) -> None:
     _after_keep(s)
 
 
+@cython.ccall
 def _after_keep(s: State) -> None:
     if s.mv[M_KEEP_RETURN] == PH_TILE_DRAW:
         s.mv[M_KEEP_RETURN] = -1
@@ -92,6 +99,7 @@ def _after_keep(s: State) -> None:
         _hand_limit(s)
 
 
+@cython.ccall
 def _hand_limit(s: State) -> None:
     p = s.mv[M_TURN_PLAYER]
     if _hand_total(s, p) > s.comp.hand_limit:

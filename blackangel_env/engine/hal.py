@@ -52,6 +52,7 @@ def hal_free_activation(s: State, card: int) -> None:
     hal_gain(s, s.comp.mission_gain[card], f"free activation of his Mission card {card}")
 
 
+@cython.ccall
 def _draw_hal_card(s: State) -> int:
     m = s.mv
     n = m[M_HAL_DECK_N]
@@ -68,6 +69,7 @@ def _draw_hal_card(s: State) -> int:
     return card
 
 
+@cython.ccall
 @cython.locals(best=cython.long, best_key=cython.long, key=cython.long, d=cython.long, o=cython.long)
 def _pick_die(s: State, colour: int) -> int:
     """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties, then the
@@ -84,6 +86,7 @@ def _pick_die(s: State, colour: int) -> int:
     return best
 
 
+@cython.ccall
 def _take_die(s: State, d: int) -> None:
     """Move the chosen die out of its compartment; a die of the player's is bought: the player takes 1
     resource from the supply in compensation."""
@@ -133,6 +136,7 @@ def hal_turn(s: State) -> None:
     gain_vp(s, BOT, 3, SRC_HAL, f"no {COLOURS[halves[0][0]]} or {COLOURS[halves[1][0]]} die available")
 
 
+@cython.ccall
 def _hal_sequence_b(s: State) -> None:
     """Hal has no dice: roll for him (never reserving; a damaged die costs him 1 VP, rules-notes D17) and
     advance the Black Angel as in Sequence B."""
@@ -149,10 +153,12 @@ def _hal_sequence_b(s: State) -> None:
     advance_black_angel(s)
 
 
+@cython.ccall
 def _unable(s: State, why: str) -> None:
     gain_vp(s, BOT, 3, SRC_HAL, f"unable to act: {why}")
 
 
+@cython.ccall
 def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> None:
     comp = s.comp
     kind = comp.action_kind[action]
@@ -183,6 +189,7 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
         _hal_destroy(s, ev, clockwise)
 
 
+@cython.ccall
 def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
     comp = s.comp
     rem = ev
@@ -217,6 +224,7 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
              advanced=taken_adv)
 
 
+@cython.ccall
 def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
     colours = [0, 1, 2] if clockwise else [2, 1, 0]
@@ -286,6 +294,7 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
     hal_gain(s, None, f"Destroy: {destroyed} Ravager card(s)", ravagers=destroyed)
 
 
+@cython.ccall
 def _hal_command(s: State, colour: int) -> None:
     comp = s.comp
     card = _draw_mission(s, colour)

@@ -4,6 +4,11 @@ and after the final round the game is scored.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..state import (
     M_ACTION, M_ACTOR, M_DIE, M_END_TRIGGERED, M_GAME_OVER, M_MISSION, M_N_PLAYERS, M_PHASE, M_ROUND, M_SOLO,
     M_TRIGGER_ROUND, M_TURNS, M_TURN_PLAYER, PH_TURN, State,
@@ -13,6 +18,7 @@ from .end import finish_game
 from .hal import hal_turn
 
 
+@cython.ccall
 def _start_turn(s: State, p: int) -> None:
     m = s.mv
     m[M_TURN_PLAYER] = p
@@ -23,6 +29,7 @@ def _start_turn(s: State, p: int) -> None:
     m[M_MISSION] = -1
 
 
+@cython.ccall
 def _end_turn(s: State) -> None:
     m = s.mv
     p = m[M_TURN_PLAYER]
@@ -42,6 +49,7 @@ def _end_turn(s: State) -> None:
     _start_turn(s, nxt)
 
 
+@cython.ccall
 def _round_done(s: State) -> None:
     m = s.mv
     if m[M_END_TRIGGERED] and m[M_ROUND] == m[M_TRIGGER_ROUND] + 1:

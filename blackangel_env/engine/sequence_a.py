@@ -53,6 +53,7 @@ def _legal_a1_card(s: State) -> list[int]:
     return [DONE] + _guarded(s, p, cands)
 
 
+@cython.ccall
 def _pending_cells(s: State) -> list[int]:
     pend = s.mv[M_PENDING]
     return [c for c in range(9) if pend >> c & 1]
@@ -109,6 +110,7 @@ def _legal_die_colour(s: State) -> list[int]:
             if c != colour and _die_reachable(s, p, c, value, can_flip, boosts, cache)]
 
 
+@cython.ccall
 def _line_cells(slot: int) -> list[int]:
     if slot < 3:
         return [slot * 3 + c for c in range(3)]
@@ -169,6 +171,7 @@ def _after_a1_tile(s: State) -> None:
         _enter_a2(s)
 
 
+@cython.ccall
 def _enter_a2(s: State) -> None:
     s.mv[M_PHASE] = PH_A2_DIE
     s.mv[M_ACTOR] = s.mv[M_TURN_PLAYER]

@@ -44,6 +44,7 @@ def _legal_b_reserve(s: State) -> list[int]:
     return out
 
 
+@cython.ccall
 def _sequence_b(s: State, p: int) -> None:
     """B.1 Reroll: lose the value of the dice still in the compartment, roll one die per workstation robot
     (damaged dice cost 1 VP each); then the optional reservation."""
@@ -60,6 +61,7 @@ def _sequence_b(s: State, p: int) -> None:
     _finish_b(s)
 
 
+@cython.ccall
 def _neutral_dice(s: State) -> None:
     """2-PLAYER GAME: the neutral's 1-3 dice stay, its stars return; then a die of each colour where it has a
     workstation robot and no die of that colour."""
@@ -98,6 +100,7 @@ def _do_b_reserve(s: State, a: int) -> None:
         _finish_b(s)
 
 
+@cython.ccall
 def _finish_b(s: State) -> None:
     p = s.mv[M_TURN_PLAYER]
     reset_board(s, p)
@@ -108,6 +111,7 @@ def _finish_b(s: State) -> None:
     _end_turn(s)
 
 
+@cython.ccall
 def reset_board(s: State, p: int) -> None:
     """B.2: discard the cards played around the board; debris on tiles back to storage."""
     if not 0 <= p < 4:
