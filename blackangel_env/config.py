@@ -92,11 +92,16 @@ def positive_int_or_none(name: str, value: Any) -> int | None:
     return int(value)
 
 
+def is_integer(value: Any) -> bool:
+    """An integer argument: a Python or numpy integer, a bool not (the shared test of the entry points' checks)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
 def seed_or_none(name: str, value: Any) -> int | None:
     """``value`` as an int when it is a non-negative integer (numpy's included, bool not), None for None; anything
     else raises a ValueError naming ``name`` (a game's seed: ``new_game`` takes the same)."""
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+    if not is_integer(value) or value < 0:
         raise ValueError(f"{name} must be a non-negative integer or None, got {value!r}")
     return int(value)

@@ -54,6 +54,7 @@ from .encoding_kernel import COMPILED as _KERNEL, Program
 from .engine.core import not_a_state
 from .engine.visibility import private_mission_places
 from .components import Components, default_components
+from .config import is_integer
 from .constants import (
     ADV_TILE0, ADVANCED_EFFECTS, BOOST_EFFECTS, COLOURS, MISSION_KINDS, N_ADVANCED, N_HAL_CARDS, N_MISSIONS, N_RAVAGERS,
     N_TECH, N_TILES, RAVAGER_EFFECTS, TERRAINS, TILE_EFFECTS,
@@ -753,7 +754,7 @@ def encode_observation(state: State, seat: int, out: np.ndarray | None = None) -
         raise not_a_state("encode_observation", state)
     n = int(state.m[M_N_PLAYERS])
     if type(seat) is not int:
-        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+        if not is_integer(seat):
             raise ValueError(f"seat must be a player seat 0..{n - 1}, got {seat!r}")
         seat = int(seat)
     if not 0 <= seat < n:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import textwrap
 
-import numpy as np
-
 from .actions import NUM_ACTIONS, decode
+from .config import is_integer
 from .constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, ADV_TILE0, BE_CHANGE_COLOUR, BE_FREE_RESERVE,
     BE_SET_THREE, BE_VP_ON_ACTION, COLOURS, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
@@ -164,7 +163,7 @@ def _action_id(action) -> int:
     """``action`` as an int when it is an integer (numpy's included, bool not); TypeError naming it otherwise."""
     if type(action) is int:
         return action
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise TypeError(f"an action id must be an integer 0..{NUM_ACTIONS - 1}, got {action!r}")
     return int(action)
 

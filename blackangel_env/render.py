@@ -23,6 +23,7 @@ import numpy as np
 
 from .board import black_angel_hex, centre_position
 from .components import Components
+from .config import is_integer
 from .constants import (
     ACTION_KINDS, ADV_TILE0, AE_TILES_OF_COLOUR, BE_VP_ON_ACTION, COLOURS, GOODS, MISSION_ACTIVATION, N_TECH,
     NEUT_FIXED, NEUT_PER_SPACE, RAV_DAMAGE_DIE, RAV_ROBOT, START_TILE0, T_SPES, TE_ACT_HORIZONTAL,
@@ -524,8 +525,7 @@ def render(state: State, viewer: int | None = None) -> str:
         raise not_a_state("render", state)
     n = int(state.m[M_N_PLAYERS])
     if viewer is not None:
-        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)) \
-                or not 0 <= viewer < n:
+        if not is_integer(viewer) or not 0 <= viewer < n:
             raise ValueError(f"viewer must be a player seat 0..{n - 1} or None, got {viewer!r}")
         viewer = int(viewer)
     lines = _header(state, viewer)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import numbers
 import os
 import sys
 import time
@@ -37,7 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from blackangel_env import engine
-from blackangel_env.config import GameConfig
+from blackangel_env.config import GameConfig, is_integer
 from blackangel_env.constants import HAL_DIFFICULTIES
 from blackangel_env.encoding import encode_observation
 from blackangel_env.state import BOT, M_DECISIONS, M_ROUND, State
@@ -267,7 +266,7 @@ def check_codes(codes: Sequence[str], hal: str = "standard") -> list[str]:
 
 def _count(name: str, value: Any) -> int:
     """``value`` as an int when it is a non-negative integer (numpy's included, bool not); ValueError otherwise."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+    if not is_integer(value) or value < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
     return int(value)
 
@@ -293,7 +292,7 @@ def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "st
     if not isinstance(advanced, (bool, np.bool_)) and advanced not in (0, 1):
         raise ValueError(f"advanced must be True or False, got {advanced!r}")
     advanced = bool(advanced)
-    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, numbers.Integral) or workers < 1:
+    if not is_integer(workers) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     tasks = [(codes, g, seed, hal, advanced, recorder, timing) for g in range(start, start + games)]
     bar = None

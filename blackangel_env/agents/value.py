@@ -45,11 +45,9 @@ try:
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from blackangel_env import _cython_shim as cython
 
-import numbers
-
-import numpy as np
-
+from blackangel_env.config import is_integer
 from blackangel_env.constants import ADV_TILE0, N_TECH, N_TILES, TE_VP
+from blackangel_env.engine.core import not_a_state
 from blackangel_env.scoring import advanced_tiles_detail
 from blackangel_env.state import (
     BOT, M_END_TRIGGERED, M_GAME_OVER, M_N_PLAYERS, M_RAV_DECK_N, M_ROUND, M_SOLO, M_SPES_POS, M_SPES_REACHED,
@@ -181,13 +179,6 @@ def _payoff(goods, w=_GOOD_W) -> cython.double:
     return t
 
 
-def _seat_arg(seat, n):
-    """``seat`` as an int when it is an integer that is not a bool (numpy's included); ValueError otherwise."""
-    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, numbers.Integral):
-        raise ValueError(f"evaluate: seat must be a player seat 0..{n - 1}, got {seat!r}")
-    return int(seat)
-
-
 def evaluate(state: State, seat, w_good=None, w_tech_tile=None, w_vp_tile=None, adv_fill=None) -> float:
     """Worth of ``seat``'s position in VP (module docstring); ``w_good``, ``w_tech_tile``, ``w_vp_tile``,
     ``adv_fill`` override ``W_GOOD``, ``W_TECH_TILE``, ``W_VP_TILE``, ``ADV_FILL`` (the heuristic agent plays
@@ -195,11 +186,13 @@ def evaluate(state: State, seat, w_good=None, w_tech_tile=None, w_vp_tile=None, 
     else raises ValueError naming it)."""
     s = state
     if not isinstance(s, State):
-        raise TypeError(f"evaluate: expected a blackangel_env State, got {type(s).__name__}")
+        raise not_a_state("evaluate", s)
     b: cython.const[cython.short][::1] = _readable(s._typed)
     n: cython.long = b[M_N_PLAYERS]
     if type(seat) is not int:
-        seat = _seat_arg(seat, n)
+        if not is_integer(seat):
+            raise ValueError(f"evaluate: seat must be a player seat 0..{n - 1}, got {seat!r}")
+        seat = int(seat)
     if not 0 <= seat < n:
         raise ValueError(f"evaluate: seat must be a player seat 0..{n - 1}, got {seat!r}")
     p: cython.long = seat

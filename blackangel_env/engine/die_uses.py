@@ -5,6 +5,11 @@ Sequence A is possible at all (rules decision R-A1; rules-notes D11).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..constants import BE_CHANGE_COLOUR, BE_SET_THREE
 from ..state import M_ADVANCED, State
 
@@ -75,6 +80,7 @@ def _die_boosts(s: State, p: int) -> tuple:
     return tuple(out)
 
 
+@cython.ccall
 def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]:
     """Dice p may choose in A2: own dice, or unreserved dice of others bought for 1 resource (never reserved
     ones, rulebook A2 and Reserved die), that have at least one legal use."""
@@ -114,9 +120,6 @@ def _selectable_dice(s: State, p: int, stop_at_first: bool = False) -> list[int]
 
 def a2_possible(s: State, p: int) -> bool:
     """Sequence A is possible iff some die p may use has a legal action (rules decision R-A1; rules-notes D11)."""
-    boosts = _die_boosts(s, p)
-    if not boosts:
-        return bool(plain_selectable(s, p, True))
     return bool(_selectable_dice(s, p, True))
 
 

@@ -23,9 +23,10 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     if not (0 <= p < MAX_SEATS and 0 <= card < n_cards and 0 <= h < n_hexes):
         raise ValueError(f"place_mission: seat {p!r}, card {card!r} and hex {h!r} must be a seat 0-{MAX_SEATS - 1}, "
                          f"a Mission card 0-{n_cards - 1} and a hex 0-{n_hexes - 1} of the board")
-    if s.mc_where.item(card) == MC_SPACE or s.hex_card.item(h) >= 0:
+    where = s.mc_where.item(card)
+    if where == MC_SPACE or s.hex_card.item(h) >= 0:
         raise ValueError(f"place_mission: Mission card {card} is already in Space or hex {h} holds a card")
-    if MC_HAND <= s.mc_where.item(card) < MC_HAND + 5:
+    if MC_HAND <= where < MC_HAND + 5:
         s.hand_mc[p, card // 20] -= 1
     s.mc_where[card] = MC_SPACE
     s.mc_owner[card] = p
