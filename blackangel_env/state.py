@@ -405,6 +405,25 @@ class State:
             new.log = list(self.log)
         return new                                      # the other attributes: the class's defaults
 
+    def _copy_into(self, target: "State") -> bool:
+        """Make ``target`` a copy of this position without its log and without a generator (the caller gives
+        it one: ``reseed``), writing into ``target``'s buffer in place, so that the named views, ``mv`` and
+        the typed views ``target`` has already made stay valid (``engine.rollouts`` plays its batch in one
+        object this way).  Returns False, changing nothing, when ``target`` has another layout."""
+        if target.buf.shape != self.buf.shape or (target._fields is not self._fields
+                                                  and target._fields != self._fields):
+            return False
+        target.buf[...] = self.buf
+        target.config = self.config
+        target.comp = self.comp
+        target._pred = self._pred
+        target._legal_cache = None
+        target.log = None
+        target._rng = None
+        target._rng_state = None
+        target._rng_reader = None
+        return True
+
     def restore(self, other: "State") -> None:
         """Make this state the position of ``other`` (a copy taken earlier, e.g. to undo moves), in place: its
         buffer, generator and log; the named views and ``mv`` of this object stay valid.  ``other`` is left as it

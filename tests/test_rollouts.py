@@ -13,12 +13,12 @@ def _batch(n: int, advanced: bool = False, k: int = 3) -> list:
     return [engine.new_game(num_players=n, advanced=advanced, seed=100 * n + i) for i in range(k)]
 
 
-@pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (4, False)])
-def test_rollouts_follow_the_documented_generators(n, advanced):
-    states = _batch(n, advanced)
-    scores, decisions = engine.rollouts(states, seed=7, return_decisions=True)
-    assert scores.shape == (3, 2 if n == 1 else n) and scores.dtype == np.float64
-    children = np.random.SeedSequence(7).spawn(3)
+def _check_against_one_by_one(states: list, seed: int) -> np.ndarray:
+    """Play each state as the docstring of ``rollouts`` says, through the public API, and compare."""
+    n = states[0].num_players
+    scores, decisions = engine.rollouts(states, seed=seed, return_decisions=True)
+    assert scores.shape == (len(states), 2 if n == 1 else n) and scores.dtype == np.float64
+    children = np.random.SeedSequence(seed).spawn(len(states))
     for i, s in enumerate(states):
         c = s.copy()
         chance, choices = children[i].spawn(2)
@@ -31,7 +31,42 @@ def test_rollouts_follow_the_documented_generators(n, advanced):
             k += 1
         want = engine.final_scores(c) + ([c.vp.item(BOT)] if n == 1 else [])
         assert scores[i].tolist() == want and decisions[i] == k
-    assert decisions.min() > 0
+    return decisions
+
+
+@pytest.mark.parametrize("n,advanced", [(1, False), (2, True), (4, False)])
+def test_rollouts_follow_the_documented_generators(n, advanced):
+    assert _check_against_one_by_one(_batch(n, advanced), seed=7).min() > 0
+
+
+def test_a_mixed_batch_follows_the_documented_generators():
+    """The batch's games are played in turn in one object (``State._copy_into``): nothing of one game (its
+    position, log, legal-action cache, generator) reaches the next, whatever the batch mixes: both rule sets,
+    positions part-way through a game with a log, a finished game, a state restored from a pickle (an equal
+    layout table, not the same object)."""
+    import pickle
+    rng = np.random.default_rng(5)
+    mid = engine.new_game(num_players=2, advanced=True, seed=11, log=True)
+    for _ in range(60):
+        legal = engine.legal_actions(mid)
+        engine.apply(mid, legal[int(rng.integers(len(legal)))])
+    over = engine.new_game(num_players=2, seed=12)
+    engine.rollouts(over, seed=0)           # leaves `over` as it was; play it to the end here
+    while not over.terminal:
+        engine.apply(over, engine.legal_actions(over)[0])
+    states = [mid, _batch(2)[0], over, pickle.loads(pickle.dumps(mid)), _batch(2, advanced=True)[1], mid]
+    assert states[3]._fields is not mid._fields and states[3]._fields == mid._fields
+    decisions = _check_against_one_by_one(states, seed=3)
+    assert decisions[2] == 0 and decisions.min() == 0 and decisions.max() > 0
+
+
+def test_copy_into_refuses_another_layout_and_changes_nothing():
+    a, b = _batch(2, k=2)
+    target = b.copy()
+    target.buf = np.zeros(7, dtype=b.buf.dtype)
+    assert not a._copy_into(target) and not target.buf.any() and target.buf.shape == (7,)
+    target = b.copy()
+    assert a._copy_into(target) and np.array_equal(target.buf, a.buf) and target.log is None
 
 
 def test_the_fast_seeding_gives_numpys_generators(monkeypatch):

@@ -3,7 +3,8 @@ positions by search and for learning (issue 13, item 6).
 
 It is a loop, compiled with the engine, over the legal actions (computed afresh: a rollout never asks twice in one
 position, so it skips the cache of ``legal_actions``) and ``apply_unchecked``, with the policy's numbers drawn in
-batches (the same stream as one draw a decision), at about the engine's speed (``blackangel bench`` reports
+batches (the same stream as one draw a decision) and the batch's games played in turn in one ``State`` object
+(each written into it in place, keeping the views it has made), at about the engine's speed (``blackangel bench`` reports
 ``rollout_decisions_per_s``); a loop over a compiled core of the rules would replace it with the same arguments
 and results.
 """
@@ -112,9 +113,11 @@ def rollouts(states: State | Sequence[State], seed: int | None = None, policy: s
     root = np.random.SeedSequence(None if seed is None else int(seed))
     seeder = _Seeder(root) if generator_state.AVAILABLE else None
     children = None if seeder is not None else root.spawn(len(states))
+    c = None                                # the game being played: one object for the batch (State._copy_into)
     try:
         for i, s in enumerate(states):
-            c = s.copy()
+            if c is None or not s._copy_into(c):
+                c = s.copy()
             if seeder is not None:                  # the same generators, seeded in place (_Seeder)
                 rng = seeder.seed(c, i)
             else:
