@@ -48,6 +48,7 @@ class _Type:
 
 int = _Type("int", builtins.int)  # noqa: A001 - cython.int
 short = _Type("short", builtins.int)
+schar = _Type("schar", builtins.int)  # a C signed char (an int8 memoryview: cython.schar[:, ::1])
 long = _Type("long", builtins.int)
 Py_ssize_t = _Type("Py_ssize_t", builtins.int)
 double = _Type("double", builtins.float)

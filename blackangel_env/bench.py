@@ -170,9 +170,12 @@ def aec_steps_per_s(seconds: float = 3.0, players: tuple[int, ...] = (1, 2, 3, 4
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action id per row of the ``(N, A)`` bool ``masks`` (each row has one)."""
-    counts = masks.sum(axis=1)
-    k = (rng.random(len(masks)) * counts).astype(np.int64)        # the k-th legal id of each row
-    return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1)
+    n, width = masks.shape
+    flat = np.flatnonzero(masks)                                  # row * width + id of each legal id, in order
+    bounds = np.searchsorted(flat, np.arange(n + 1) * width)      # row r's ids: flat[bounds[r]:bounds[r + 1]]
+    counts = np.diff(bounds)
+    k = (rng.random(n) * counts).astype(np.int64)                 # the k-th legal id of each row
+    return flat[bounds[:-1] + k] - np.arange(n) * width
 
 
 def vector_env_steps_per_s(seconds: float = 3.0, num_envs: int = 256, advanced: bool = False,

@@ -40,6 +40,7 @@ kept current; a large change takes the vectorised path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -979,6 +980,26 @@ class SeatEncoder:
             self._program.fill(state.buf, out)
         else:
             out[...] = self.encode(state)
+
+    def fill_rows(self, states: Sequence[State], out: np.ndarray, bufs: np.ndarray | None = None) -> bool:
+        """``encode_into(states[i], out[i])`` for every i in one call of the compiled plan over the rows, where
+        it applies: the plan compiled, the states of one components set and player count, ``out`` a writeable
+        C-contiguous float32 array (len(states), observation length).  Returns True when it wrote the rows,
+        False (nothing written) otherwise: the caller then encodes state by state.  ``bufs``, if given, holds
+        the states' buffers as rows (``np.stack``), made by the caller for its own use too."""
+        if not _KERNEL or not len(states):
+            return False
+        first = states[0]
+        if out.dtype != np.float32 or out.ndim != 2 or not out.flags.c_contiguous or not out.flags.writeable \
+                or out.shape[0] != len(states) or out.shape[1] != self._program_for(first) \
+                or not all(s.comp is first.comp for s in states):
+            return False
+        if bufs is None:
+            bufs = np.stack([s.buf for s in states])
+        if not (bufs[:, M_N_PLAYERS] == bufs.item(0, M_N_PLAYERS)).all():
+            return False
+        self._program.fill_rows(bufs, out)
+        return True
 
     def _program_for(self, state: State) -> int:
         """The compiled plan of this seat for the state's components and player count (made when either

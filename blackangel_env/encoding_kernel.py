@@ -98,14 +98,34 @@ class Program:
         self.sc_high = np.ascontiguousarray(plan.sc_high, dtype=np.float32)
         self.ext = D.new_ext()
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     def fill(self, buf: cython.const[cython.short][::1], out: cython.float[::1]) -> None:
         """Write the observation of the state buffer ``buf`` into ``out`` (module docstring)."""
         if buf.shape[0] != self.n_buf:
             raise ValueError(f"state buffer of length {buf.shape[0]}, the plan expects {self.n_buf}")
         if out.shape[0] != self.n_out:
             raise ValueError(f"observation array of length {out.shape[0]}, the plan writes {self.n_out}")
+        self._fill(buf, out)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def fill_rows(self, bufs: cython.const[cython.short][:, ::1], out: cython.float[:, ::1]) -> None:
+        """``fill(bufs[r], out[r])`` for every row ``r`` of the state buffers ``bufs`` (rows, buffer length) into
+        ``out`` (rows, observation length): a batch of games in one call."""
+        if bufs.shape[1] != self.n_buf:
+            raise ValueError(f"state buffers of length {bufs.shape[1]}, the plan expects {self.n_buf}")
+        if out.shape[1] != self.n_out:
+            raise ValueError(f"observation arrays of length {out.shape[1]}, the plan writes {self.n_out}")
+        if out.shape[0] != bufs.shape[0]:
+            raise ValueError(f"{bufs.shape[0]} state buffers but {out.shape[0]} observation rows")
+        r: cython.Py_ssize_t
+        for r in range(bufs.shape[0]):
+            self._fill(bufs[r], out[r])
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _fill(self, buf: cython.const[cython.short][::1], out: cython.float[::1]) -> None:
+        """``fill`` of a buffer and an observation array of the plan's lengths."""
         # the arrays as local memoryviews: the C compiler keeps their data pointers in registers
         ext: cython.Py_ssize_t[::1] = self.ext
         d_src: cython.Py_ssize_t[::1] = self.d_src

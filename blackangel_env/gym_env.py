@@ -271,8 +271,8 @@ class BlackAngelSingleAgentEnv(gym.Env):
         """``_play`` of the action id ``a``, checked to be in the action space."""
         self.num_steps += 1
         truncated = self.max_steps is not None and self.num_steps >= self.max_steps
-        mask = self._legal_mask()
-        if not mask[a]:
+        mask = self._mask                      # the mask action_masks() made, or the engine's legal list
+        if not (mask[a] if mask is not None else a in engine.legal_actions(s)):
             self._over = truncated
             reward = self.illegal_reward
             if truncated:                      # the episode ends here: the reward held since reset is paid now
@@ -386,15 +386,6 @@ class BlackAngelSingleAgentEnv(gym.Env):
 
     def _observe(self) -> np.ndarray:
         return self._encoder.encode(self._state)
-
-    def _write(self, obs: np.ndarray, mask: np.ndarray) -> None:
-        """What ``_observe`` and ``action_masks`` return, written into ``obs`` (float32) and ``mask`` (bool): the
-        vector environment's rows for this game."""
-        self._encoder.encode_into(self._state, obs)
-        if self._over:
-            mask[:] = True
-        else:
-            np.not_equal(self._legal_mask(), 0, out=mask)
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         """The step's info: the same keys, shapes and dtypes at every step (module docstring)."""

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from . import engine
-from .state import BOT, M_GAME_OVER, M_SOLO, State
+from .state import BOT, M_GAME_OVER, M_N_PLAYERS, M_SOLO, O_VP, State
 
 __all__ = ["DEFAULT_REWARD_SCALE", "NO_HAL", "REWARD_SCHEMES", "check_reward", "hal_score", "margins", "result_info",
-           "terminal_rewards", "write_result_info"]
+           "terminal_rewards", "write_result_info", "write_result_rows"]
 
 REWARD_SCHEMES = ("win", "margin", "vp", "dense_margin")
 DEFAULT_REWARD_SCALE = 0.02          # 1 / 50 VP
@@ -101,6 +101,22 @@ def result_info(s: State) -> dict[str, Any]:
 def hal_score(s: State) -> int:
     """``info["hal_score"]``: Hal's VP in the solo game, ``NO_HAL`` in games without him."""
     return s.vp.item(BOT) if s.mv[M_SOLO] else NO_HAL
+
+
+def write_result_rows(states: list[State], bufs: np.ndarray, batch: dict[str, np.ndarray]) -> None:
+    """``write_result_info(states[i], i, batch)`` for every i, read from ``bufs``, the states' buffers as rows
+    (``np.stack``): the games of a vector environment, all with the batch's number of players."""
+    n = batch["scores"].shape[1]
+    if len(states) != len(bufs) or not (bufs[:, M_N_PLAYERS] == n).all():
+        for i, s in enumerate(states):
+            write_result_info(s, i, batch)
+        return
+    batch["scores"][...] = bufs[:, O_VP:O_VP + n]
+    batch["hal_score"][...] = np.where(bufs[:, M_SOLO] != 0, bufs[:, O_VP + BOT], NO_HAL)
+    over = bufs[:, M_GAME_OVER] != 0
+    batch["game_over"][...] = over
+    for i in np.flatnonzero(over).tolist():
+        batch["winners"][i, engine.winners(states[i])] = 1
 
 
 def write_result_info(s: State, i: int, batch: dict[str, np.ndarray]) -> None:

@@ -52,10 +52,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import actions as A
+from . import engine
 from .config import seed_or_none
 from .engine import IllegalActionError
 from .gym_env import BlackAngelSingleAgentEnv, check_solo
-from .outcome import write_result_info
+from .outcome import write_result_rows
 
 __all__ = ["BlackAngelVectorEnv", "ENV_OPTIONS", "solo_vector_env"]
 
@@ -111,9 +112,9 @@ class BlackAngelVectorEnv(VectorEnv):
         batch = self._new_info()
         self._obs = np.empty_like(self._obs)       # a new batch each call: the one returned before stays as it was
         try:
-            for i, (env, s) in enumerate(zip(self.envs, seeds)):
+            for env, s in zip(self.envs, seeds):
                 env._start(s)
-                self._write(i, env, False, batch)
+            self._write(batch)
         except BaseException:
             self._masks = None                      # an opponent policy failed: step asks for a new reset
             raise
@@ -157,7 +158,9 @@ class BlackAngelVectorEnv(VectorEnv):
                     final_infos[i] = env._info(illegal)
                     env._start(None)
                     illegal = False
-            self._write(i, env, illegal, batch)
+            if illegal:
+                batch["illegal_action"][i] = True
+        self._write(batch)
         if not same_step:
             self._autoreset = terminations | truncations
         out = self._info(batch)
@@ -252,12 +255,22 @@ class BlackAngelVectorEnv(VectorEnv):
                 "winners": np.zeros((n, players), dtype=np.int8),
                 "game_over": np.empty(n, dtype=bool)}
 
-    def _write(self, i: int, env: BlackAngelSingleAgentEnv, illegal: bool, batch: dict[str, np.ndarray]) -> None:
-        """Game i's observation into the observation batch and its info (what the single environment's ``_info``
-        returns) into row i of ``batch``."""
-        env._write(self._obs[i], batch["action_mask"][i])
-        batch["illegal_action"][i] = illegal
-        write_result_info(env._state, i, batch)
+    def _write(self, batch: dict[str, np.ndarray]) -> None:
+        """Every game's observation into the observation batch, and its mask and result keys (what the single
+        environment's ``_info`` returns) into its row of ``batch``: read from the games' buffers stacked as rows,
+        the observations by the compiled plan in one call where it applies (``SeatEncoder.fill_rows``)."""
+        envs = self.envs
+        states = [env._state for env in envs]
+        bufs = np.stack([s.buf for s in states])
+        if not envs[0]._encoder.fill_rows(states, self._obs, bufs):
+            for env, s, row in zip(envs, states, self._obs):
+                env._encoder.encode_into(s, row)
+        masks = batch["action_mask"]
+        engine.legal_masks(states, out=masks)
+        over = [i for i, env in enumerate(envs) if env._over]
+        if over:
+            masks[over] = True          # a game's last step: all True (the Gymnasium view's rule)
+        write_result_rows(states, bufs, batch)
 
     def _info(self, batch: dict[str, np.ndarray]) -> dict[str, Any]:
         """Gymnasium's vector info: each key's batched values, with an all-True ``_key`` mask."""

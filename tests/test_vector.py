@@ -16,6 +16,7 @@ from helpers import game  # noqa: F401  (puts the checkout on sys.path when the 
 import blackangel_env  # noqa: F401  (registers the Gymnasium ids)
 from blackangel_env import IllegalActionError
 from blackangel_env import actions as A
+from blackangel_env.components import DEFAULT_PATH as DEFAULT_COMPONENTS
 from blackangel_env.encoding import observation_size
 from blackangel_env.gym_env import RandomPolicy
 from blackangel_env.vector import BlackAngelVectorEnv
@@ -56,10 +57,13 @@ def test_shapes_and_dtypes(kwargs, players):
 
 
 @pytest.mark.parametrize("kwargs", [{"max_steps": 15, "reward": "dense_margin"}, {"reward": "vp"},
-                                    {"hal_difficulty": "extreme", "advanced": True}])
+                                    {"hal_difficulty": "extreme", "advanced": True},
+                                    {"components": str(DEFAULT_COMPONENTS)}])
 def test_trajectories_equal_separate_gymnasium_envs(kwargs):
     """Same seeds (s + i) and actions: the same observations, rewards, terminations, truncations and masks as N
-    ``gymnasium.make("BlackAngelSolo-v0")`` environments, through several episodes (next-step autoreset)."""
+    ``gymnasium.make("BlackAngelSolo-v0")`` environments, through several episodes (next-step autoreset).  With a
+    component file each game loads its own components, and the observations are encoded game by game instead of
+    in one call over the batch (``SeatEncoder.fill_rows``)."""
     n, seed = 3, 11
     envs = BlackAngelVectorEnv(n, num_players=1, **kwargs)
     singles = [gym.make("BlackAngelSolo-v0", **kwargs) for _ in range(n)]

@@ -4,6 +4,7 @@ Public functions:
 
 * ``new_game(config, seed)`` -> State (the rulebook's SETUP, 2-player and solitaire adjustments included);
 * ``legal_actions(state)`` -> sorted list of action ids; ``legal_mask(state)`` -> int8 mask over the table;
+  ``legal_masks(states, out=None)`` -> the masks of several states as the rows of one array;
 * ``apply(state, action)`` mutates the state, or raises ``IllegalActionError`` and leaves it untouched
   (``apply_unchecked`` skips the check for an action taken from ``legal_actions``);
 * ``final_scores(state)`` / ``winners(state)`` once ``state.terminal``;
@@ -47,7 +48,7 @@ from .dice import FLIP
 from .end import advanced_tiles_detail, final_scores, finish_game, is_final_turn, score_breakdown, winners
 from .hal import hal_free_activation, hal_turn
 from .missions import place_mission
-from .phases import apply, apply_unchecked, legal_actions, legal_mask
+from .phases import apply, apply_unchecked, legal_actions, legal_mask, legal_masks
 from .playout import rollouts
 from .sequence_b import reset_board
 from .setup import new_game
@@ -58,7 +59,8 @@ phases.check_complete()
 __all__ = [
     "FLIP", "SEQ_A", "SEQ_B", "SEQ_NONE", "IllegalActionError", "a2_possible", "advance_black_angel",
     "advanced_tiles_detail", "apply", "apply_unchecked", "final_scores", "finish_game", "gain_goods", "gain_vp",
-    "hal_free_activation", "hal_gain", "hal_turn", "is_final_turn", "legal_actions", "legal_mask", "new_game",
+    "hal_free_activation", "hal_gain", "hal_turn", "is_final_turn", "legal_actions", "legal_mask", "legal_masks",
+    "new_game",
     "place_mission", "resample_hidden", "reset_board", "rollouts", "score_breakdown", "seat_name", "winners",
 ]
 

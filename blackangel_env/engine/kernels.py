@@ -21,6 +21,7 @@
 * ``ship_hexes(s, seat)``: the hexes holding a ship of a seat;
 * ``seed_sequence_words(entropy, spawn_key, n)``: numpy's SeedSequence words (``uint32_words`` splits an integer as
   it does), from which ``engine.rollouts`` seeds its games' generators.
+* ``mask_rows(legal, out)``: lists of action ids written as the rows of an int8 mask (``engine.legal_masks``).
 
 Compiled by Cython (pure-Python mode, this file is the one source; interpreted where no extension was built or
 with ``BLACKANGEL_INTERPRETED=1``): the buffer is written through a typed memoryview, every index checked.  The
@@ -465,3 +466,26 @@ def seed_sequence_words(entropy: list, spawn_key: list, n_words: int) -> list:
         v = (v * hb) & _MASK32
         out.append(v ^ (v >> 16))
     return out
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def mask_rows(legal: list, out: cython.schar[:, ::1]) -> None:
+    """Row i of ``out`` (int8, one column per action id) becomes the mask of the action ids ``legal[i]``: 1 at
+    each, 0 elsewhere (``engine.legal_masks``).  An id outside the row raises IndexError, with the rows before it
+    written."""
+    if len(legal) != out.shape[0]:
+        raise ValueError(f"mask_rows: {len(legal)} lists of action ids for {out.shape[0]} rows")
+    n: cython.Py_ssize_t = out.shape[1]
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    a: cython.Py_ssize_t
+    for i in range(out.shape[0]):
+        ids: list = legal[i]
+        for j in range(n):
+            out[i, j] = 0
+        for j in range(len(ids)):
+            a = ids[j]
+            if a < 0 or a >= n:
+                raise IndexError(f"mask_rows: action id {a} outside a row of {n}")
+            out[i, a] = 1

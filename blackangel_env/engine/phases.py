@@ -9,6 +9,8 @@ drew it, without this module or the sub-step importing the modules above them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 try:
@@ -21,6 +23,7 @@ from .. import state as _state_module
 from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
 
 from .core import IllegalActionError, not_a_state, seat_name
+from .kernels import mask_rows
 
 
 _LEGAL: list = [None] * len(PHASE_NAMES)      # phase -> legal(s) -> list of action ids
@@ -97,6 +100,31 @@ def legal_mask(s: State) -> np.ndarray:
         if len(_MASKS) < 2048:
             _MASKS[key] = mask
     return mask.copy()
+
+
+def legal_masks(states, out: np.ndarray | None = None) -> np.ndarray:
+    """The legal-action masks of several states as the rows of one array: row i is ``legal_mask(states[i])``.
+    ``states``: a sequence of States.  Returns a new int8 array (len(states), NUM_ACTIONS), or writes the rows
+    into ``out`` (that shape, int8 or bool, C-contiguous and writeable; a batch of a vector environment) and
+    returns it.  Anything else raises TypeError or ValueError before any row is written."""
+    if isinstance(states, State) or isinstance(states, (str, bytes)) or not isinstance(states, Sequence):
+        raise TypeError(f"legal_masks: states must be a sequence of States, not {type(states).__name__}")
+    for i, s in enumerate(states):
+        if not isinstance(s, State):
+            raise not_a_state(f"legal_masks: states[{i}]", s)
+    shape = (len(states), A.NUM_ACTIONS)
+    if out is None:
+        out = np.empty(shape, dtype=np.int8)
+    elif not isinstance(out, np.ndarray):
+        raise TypeError(f"legal_masks: out must be a numpy array, not {type(out).__name__}")
+    elif out.shape != shape or out.dtype not in (np.int8, np.bool_) or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise ValueError(f"legal_masks: out must be a writeable C-contiguous int8 or bool array of shape {shape}, "
+                         f"got {out.dtype} {out.shape}"
+                         + ("" if out.flags.c_contiguous else ", not C-contiguous")
+                         + ("" if out.flags.writeable else ", read-only"))
+    mask_rows([_legal_list(s) for s in states], out.view(np.int8))
+    return out
 
 
 def apply(s: State, action: int) -> None:
