@@ -151,3 +151,31 @@ def test_decisions_do_not_depend_on_hidden_information(n):
             checked += 1
         engine.apply(s, legal[int(rng.integers(len(legal)))])
     assert checked == 12
+
+
+@pytest.mark.parametrize("code", ["greedy", "heuristic", "mcts:8", "search", "random", "pretrained"])
+def test_agents_keep_to_a_narrowed_mask(code):
+    """``act(observation, action_mask, state)``: an agent plays an action the mask allows even when the caller
+    narrows the state's legal actions (a planned move outside the mask is replaced), and refuses a mask that
+    allows none of them."""
+    from blackangel_env.encoding import encode_observation
+    rng = np.random.default_rng(3)
+    agent = make_agent(code, seed=1)
+    checked = 0
+    for seed in range(6):
+        s = new_game(num_players=1 + seed % 3, seed=seed)
+        for _ in range(int(rng.integers(0, 60))):
+            engine.apply(s, engine.legal_actions(s)[int(rng.integers(len(engine.legal_actions(s))))])
+        if s.terminal:
+            continue
+        legal = engine.legal_actions(s)
+        obs = encode_observation(s, s.actor)
+        for keep in ([legal[-1]], legal[len(legal) // 2:] if len(legal) > 2 else legal[:1]):
+            mask = np.zeros(882, dtype=np.int8)
+            mask[keep] = 1
+            a = agent.act(obs, mask, s.copy())
+            assert a in keep, (code, seed, keep, a)
+            checked += 1
+        with pytest.raises(ValueError, match="allows no"):
+            agent.act(obs, np.zeros(882, dtype=np.int8), s.copy())
+    assert checked >= 8

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from blackangel_env import actions as A
 from blackangel_env import engine
 from blackangel_env.state import State
 
@@ -31,12 +32,23 @@ def _require_state(agent: object, state: State | None) -> State:
     return state
 
 
-def _legal_from(action_mask, state: State) -> list[int]:
-    """The legal actions, from the state itself (the mask, when given, is the same set)."""
-    legal = list(engine.legal_actions(state))
+def _legal_from(agent: object, action_mask, state: State) -> list[int]:
+    """The legal actions of the state that the mask allows (all of them for a mask of None): the environments'
+    masks are the state's legal actions, and a caller may narrow them.  ValueError when none is left, or for a
+    mask that is not one entry per action id."""
+    legal = engine.legal_actions(state)
     if not legal:
         raise ValueError("no legal action: the game is over")
-    return legal
+    if action_mask is None:
+        return legal
+    mask = np.asarray(action_mask)
+    if mask.shape != (A.NUM_ACTIONS,):
+        raise ValueError(f"{type(agent).__name__}: the action mask must have one entry per action id, shape "
+                         f"({A.NUM_ACTIONS},), got shape {mask.shape}")
+    allowed = [a for a, ok in zip(legal, mask.take(legal).tolist()) if ok]
+    if not allowed:
+        raise ValueError(f"{type(agent).__name__}: the action mask allows none of the legal actions")
+    return allowed
 
 
 def best_actions(state: State, legal: list[int], seat: int, value=evaluate) -> tuple[list[int], list[float]]:
@@ -53,7 +65,9 @@ def best_actions(state: State, legal: list[int], seat: int, value=evaluate) -> t
 
 class SearchAgent:
     """What the state-reading agents share: a seeded generator, ``reset(seed)``, and ``act`` that checks the
-    state, answers a forced decision at once and otherwise asks ``choose(state, legal)`` (legal has 2+ ids)."""
+    state, answers a forced decision at once and otherwise asks ``choose(state, legal)`` (legal has 2+ ids: the
+    legal actions the mask allows; a choice outside them, from a plan made on the whole position, is replaced by
+    the greedy choice among them)."""
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -63,10 +77,13 @@ class SearchAgent:
 
     def act(self, observation, action_mask, state: State | None = None) -> int:
         s = _require_state(self, state)
-        legal = _legal_from(action_mask, s)
+        legal = _legal_from(self, action_mask, s)
         if len(legal) == 1:
             return int(legal[0])
-        return self.choose(s, legal)
+        a = self.choose(s, legal)
+        if a not in legal:          # a planned move that a narrowed mask forbids: the best allowed one instead
+            a = _greedy_choice(self.rng, s, legal)
+        return a
 
     __call__ = act
 
@@ -81,6 +98,12 @@ class GreedyAgent(SearchAgent):
     """
 
     def choose(self, state: State, legal: list[int]) -> int:
-        seat = state.actor
-        best, _ = best_actions(determinize(state, seat, self.rng), legal, seat)
-        return int(best[int(self.rng.integers(len(best)))])
+        return _greedy_choice(self.rng, state, legal)
+
+
+def _greedy_choice(rng: np.random.Generator, state: State, legal: list[int]) -> int:
+    """The greedy agent's choice among ``legal``: the best by ``evaluate`` after one step on a determinization
+    drawn with ``rng``, ties broken by ``rng``."""
+    seat = state.actor
+    best, _ = best_actions(determinize(state, seat, rng), legal, seat)
+    return int(best[int(rng.integers(len(best)))])
