@@ -61,6 +61,7 @@ Version history: ``black_angel_v0`` (first release).
 
 from __future__ import annotations
 
+import copy
 import warnings
 from typing import Any
 
@@ -192,6 +193,19 @@ class raw_env(AECEnv, EzPickle):
         self._encoders = [SeatEncoder(seat) for seat in range(n)]   # each seat's observation, updated incrementally
         for enc in self._encoders:         # the observation encoders' tables, built once here, not mid-game
             enc.prepare(self._comp, n)
+
+    def __deepcopy__(self, memo: dict) -> "raw_env":
+        """``copy.deepcopy``: an independent copy with the game in progress (its position, generators, agents,
+        rewards, infos and step count), which plays on exactly as this environment would; the component data
+        are shared.  A pickle holds only the constructor's arguments (``EzPickle``, as PettingZoo's own
+        environments do): unpickled, the environment needs a ``reset``."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        memo[id(self._comp)] = self._comp
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
 
     # -- spaces ---------------------------------------------------------------------------------------------
     def _unknown_agent(self, agent) -> UnknownAgentError:

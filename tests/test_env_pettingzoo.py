@@ -444,3 +444,44 @@ def test_reset_refuses_a_start_state_of_another_game_and_unknown_options(maker, 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         e.reset(seed=2, options={})
+
+
+@pytest.mark.parametrize("make", [blackangel_env.env, blackangel_env.raw_env])
+def test_a_deep_copy_plays_on_as_the_original_and_apart_from_it(make):
+    """``copy.deepcopy`` of an environment in the middle of a game (search clients copy environments): the copy
+    has the same game and plays on exactly as the original, and stepping one leaves the other as it was."""
+    import copy
+    env = make(num_players=3, reward="dense_margin")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+
+    def move(e, r):
+        if not e.agents:
+            return
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(r.choice(np.flatnonzero(obs["action_mask"]))))
+
+    for _ in range(20):
+        move(env, rng)
+    twin = copy.deepcopy(env)
+    before = env.game_state.to_dict()
+    for _ in range(10):                                  # the copy moves, the original does not change
+        move(twin, rng)
+    assert env.game_state.to_dict() == before
+    twin = copy.deepcopy(env)
+    r1, r2, steps = np.random.default_rng(9), np.random.default_rng(9), 0
+    while env.agents:
+        assert twin.agents == env.agents and twin.agent_selection == env.agent_selection
+        for a in env.agents:
+            o1, o2 = env.observe(a), twin.observe(a)
+            assert np.array_equal(o1["observation"], o2["observation"])
+            assert np.array_equal(o1["action_mask"], o2["action_mask"])
+        assert env.rewards == twin.rewards and env._cumulative_rewards == twin._cumulative_rewards
+        move(env, r1)
+        move(twin, r2)
+        steps += 1
+    assert not twin.agents and steps > 10
+    assert engine.final_scores(env.game_state) == engine.final_scores(twin.game_state)
+    fresh = copy.deepcopy(make(num_players=2))            # before any reset: a copy that needs its reset too
+    fresh.reset(seed=1)
+    assert fresh.agents == ["player_0", "player_1"]
