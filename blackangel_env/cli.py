@@ -439,14 +439,18 @@ def _play_interrupted(session: dict) -> int:
             print(f"the game is saved in {session['save_path']}; resume with "
                   f"blackangel play --load {session['save_path']}")
         return 130
+    prompt = "save the game? a file name, or Enter to leave without saving: "
     while True:
         try:
-            target = input("save the game? a file name, or Enter to leave without saving: ").strip()
+            target = input(prompt).strip()
         except (EOFError, KeyboardInterrupt):
             target = ""
-        if not target:
+        if not target or target.lower() in ("n", "no"):
             print("left without saving")
             return 130
+        if target.lower() in ("y", "yes"):         # an answer, not a file name
+            prompt = "the file name to save the game to (Enter: leave without saving): "
+            continue
         if _try_save(target, record):
             print(f"saved to {target}; resume with blackangel play --load {target}")
             return 130
@@ -459,6 +463,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
     def fail(msg: str) -> int:
         return _error("play", msg)
 
+    opponents_from = "--opponents"                 # where the bots' codes come from, for the messages
     if args.load:
         given = [o for o, v in (("--players", args.players), ("--hal", args.hal), ("--advanced", args.advanced),
                                 ("--seed", args.seed)) if v is not None]
@@ -477,6 +482,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                             f"player(s) (seats 0..{config.num_players - 1})")
         if args.opponents is None:
             args.opponents = played.get("opponents", "")
+            opponents_from = f"{args.load}: 'play.opponents'"
         print(f"resumed {args.load}: {len(taken)} decisions replayed; you play seat {args.seat}"
               + (f" against {args.opponents}" if args.opponents else ""))
     else:
@@ -502,12 +508,14 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         return fail("--seat must be 0 in a solo game" if n == 1 else f"--seat must be 0..{n - 1}")
     codes = [c for c in split_agent_codes(args.opponents) if c] if args.opponents else []
     if codes and config.solo:
-        return fail("--opponents names the bots of a 2-4 player game; in a solo game you play against Hal "
+        return fail(f"{opponents_from} names the bots of a 2-4 player game; in a solo game you play against Hal "
                     "(choose his difficulty with --hal)")
     others = [p for p in range(n) if p != args.seat]
     if codes and len(codes) not in (1, len(others)):
         wanted = "1 code" if len(others) == 1 else f"1 code (for every bot) or {len(others)} (one per bot)"
-        return fail(f"--opponents needs {wanted}, got {len(codes)}")
+        return fail(f"{opponents_from} needs {wanted}, got {len(codes)}")
+    if args.save is not None and not args.save.strip():
+        return fail("--save needs a file name, e.g. --save game.json")
     save_path = args.save or args.load
     problem = _save_problem(args.save, "--save") if args.save else None
     if problem:
@@ -516,7 +524,7 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         bots = {p: _make_agent((codes[i] if len(codes) > 1 else codes[0]) if codes else "random", seed=seed + 1 + p)
                 for i, p in enumerate(others)}
     except ValueError as e:
-        return fail(str(e))
+        return fail(str(e) if opponents_from == "--opponents" else f"{opponents_from}: {e}")
     play = {"seat": args.seat, "opponents": ",".join(codes)}
     session.update(config=config, seed=seed, taken=taken, save_path=save_path, play=play)
     saved = bool(save_path) and save_path == args.load      # the save file holds the game as it stands
@@ -541,20 +549,21 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
             except EOFError:
                 print("\ninput ended; game left unfinished" + (f" (saved to {save_path})" if saved else ""))
                 return 0
-            if line in ("quit", "q"):
+            command = line.split(maxsplit=1)[0].lower() if line else ""     # commands in any case
+            if line.lower() in ("quit", "q"):
                 print("stopped" + (f"; resume with --load {save_path}" if saved else
                                    f"; the game is not saved in {save_path}" if save_path else ""))
                 return 0
-            if line == "help" or not line:
+            if line.lower() == "help" or not line:
                 print(explain.explain_rules(s) + "\n" + _PLAY_HELP)
                 continue
-            if line == "board":
+            if line.lower() == "board":
                 print(render(s, args.seat))
                 continue
-            if line == "log":
+            if line.lower() == "log":
                 print("\n".join(s.log[-30:]))
                 continue
-            if line.split()[0] == "save":
+            if command == "save":
                 target = line.split(maxsplit=1)[1] if len(line.split()) > 1 else save_path
                 if not target:
                     print("save where? give a file: save game.json")

@@ -399,6 +399,28 @@ def test_ctrl_c_without_save_offers_to_save(tmp_path, monkeypatch, capsys):
     assert seed == 3 and len(actions) >= 1
 
 
+@pytest.mark.parametrize("answer", ["y", "Yes"])
+def test_ctrl_c_answered_yes_asks_for_the_file_name(answer, tmp_path, monkeypatch, capsys):
+    """"y" to "save the game?" is an answer, not a file name: the file name is asked for; "n" leaves."""
+    target = tmp_path / "kept.json"
+    monkeypatch.chdir(tmp_path)
+    _inputs(monkeypatch, ["0", KeyboardInterrupt(), answer, str(target)])
+    assert main(["play", "--seed", "3"]) == 130
+    assert f"saved to {target}" in capsys.readouterr().out and not (tmp_path / answer).exists()
+    _inputs(monkeypatch, ["0", KeyboardInterrupt(), "n"])
+    assert main(["play", "--seed", "3"]) == 130
+    assert "left without saving" in capsys.readouterr().out and not (tmp_path / "n").exists()
+
+
+def test_play_commands_in_any_case_and_an_empty_save_name(monkeypatch, capsys):
+    _inputs(monkeypatch, ["HELP", "Board", "LOG", "Q"])
+    assert main(["play", "--seed", "3"]) == 0
+    cap = capsys.readouterr()
+    assert "is not a number" not in cap.out and "stopped" in cap.out
+    assert main(["play", "--seed", "3", "--save", " "]) == 2
+    assert "--save needs a file name" in capsys.readouterr().err
+
+
 def test_ctrl_c_twice_leaves_without_saving(monkeypatch, capsys):
     _inputs(monkeypatch, [KeyboardInterrupt(), KeyboardInterrupt()])
     assert main(["play", "--seed", "3"]) == 130
@@ -525,3 +547,19 @@ def test_play_quit_after_a_failed_save_does_not_offer_to_resume(tmp_path, monkey
     cap = capsys.readouterr()
     assert "resume with --load" not in cap.out and f"the game is not saved in {target}" in cap.out
     assert "cannot save" in cap.err and not target.exists()
+
+
+def test_a_record_with_bad_opponents_is_named_as_the_source(tmp_path, monkeypatch, capsys):
+    """``play --load`` of a record whose ``play.opponents`` is wrong names the record's field, not --opponents."""
+    import json
+    path = tmp_path / "g.json"
+    _inputs(monkeypatch, ["0", "q"])
+    assert main(["play", "--seed", "3", "--save", str(path)]) == 0
+    record = json.loads(path.read_text())
+    for bad in ("greedy", "nosuchbot,random,random"):
+        record["play"]["opponents"] = bad
+        path.write_text(json.dumps(record))
+        capsys.readouterr()
+        assert main(["play", "--load", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "'play.opponents'" in err and "--opponents" not in err and "Traceback" not in err
