@@ -114,8 +114,9 @@ def finish_game(s: State) -> None:
             gain_vp(s, p, things // 2, SRC_CONVERSION, f"{things} robots/resources/ships at Spes")
     s.mv[M_GAME_OVER] = 1
     s.mv[M_PHASE] = PH_GAME_OVER
-    _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
-         + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))
+    if s.log is not None:
+        _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
+             + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))
 
 
 def final_scores(s: State) -> list[int]:
