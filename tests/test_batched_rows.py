@@ -128,3 +128,36 @@ def test_random_legal_takes_the_kth_legal_id_of_each_row():
     picks = np.concatenate([random_legal(row, g) for _ in range(3000)])
     assert sorted(set(picks.tolist())) == [3, 500, 881]
     assert min(np.bincount(picks)[[3, 500, 881]]) > 900
+
+
+def test_mask_rows_refuses_an_id_outside_the_row_compiled_and_interpreted():
+    """``kernels.mask_rows``: compiled (C loops) and interpreted (numpy indexing), the same rows, and an id
+    outside the row an IndexError naming it (a negative id is not taken from the end of the row)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    from blackangel_env.engine import kernels
+    script = """
+import numpy as np
+from blackangel_env.engine import kernels
+out = np.full((3, 10), 7, dtype=np.int8)
+kernels.mask_rows([[0, 9], [], [3, 4, 5]], out)
+print(out.tolist())
+for bad in ([[1, 10]], [[-1]]):
+    try:
+        kernels.mask_rows(bad, np.zeros((1, 10), np.int8))
+    except IndexError as e:
+        print(e)
+"""
+    root = Path(__file__).resolve().parents[1]
+    runs = []
+    for interpreted in ("0", "1"):
+        env = {**__import__("os").environ, "BLACKANGEL_INTERPRETED": interpreted, "PYTHONPATH": str(root)}
+        runs.append(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                                   cwd=root, check=True).stdout)
+    assert runs[0] == runs[1]
+    lines = runs[0].splitlines()
+    assert lines[0] == str([[1] + [0] * 8 + [1], [0] * 10, [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]])
+    assert lines[1:] == ["mask_rows: action id 10 outside a row of 10", "mask_rows: action id -1 outside a row of 10"]
+    with pytest.raises(ValueError, match="2 lists of action ids for 1 rows"):
+        kernels.mask_rows([[1], [2]], np.zeros((1, 10), np.int8))

@@ -480,6 +480,15 @@ def mask_rows(legal: list, out: cython.schar[:, ::1]) -> None:
     i: cython.Py_ssize_t
     j: cython.Py_ssize_t
     a: cython.Py_ssize_t
+    if not cython.compiled:             # interpreted: numpy's fill and indexing instead of the element loops
+        out[...] = 0
+        for i, ids in enumerate(legal):
+            if ids:
+                bad = [a for a in ids if not 0 <= a < n]
+                if bad:
+                    raise IndexError(f"mask_rows: action id {bad[0]} outside a row of {n}")
+                out[i, ids] = 1
+        return
     for i in range(out.shape[0]):
         ids: list = legal[i]
         for j in range(n):

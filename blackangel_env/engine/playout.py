@@ -4,9 +4,9 @@ positions by search and for learning (issue 13, item 6).
 It is a loop, compiled with the engine, over the legal actions (computed afresh: a rollout never asks twice in one
 position, so it skips the cache of ``legal_actions``) and ``apply_unchecked``, with the policy's numbers drawn in
 batches (the same stream as one draw a decision) and the batch's games played in turn in one ``State`` object
-(each written into it in place, keeping the views it has made), at about the engine's speed (``blackangel bench`` reports
-``rollout_decisions_per_s``); a loop over a compiled core of the rules would replace it with the same arguments
-and results.
+(each written into it in place, keeping the views it has made), at about the engine's speed (``blackangel bench``
+reports ``rollout_decisions_per_s``); a loop over a compiled core of the rules would replace it with the same
+arguments and results.
 """
 
 from __future__ import annotations
