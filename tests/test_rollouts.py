@@ -155,3 +155,12 @@ def test_bad_arguments_are_refused():
         engine.rollouts([s2, 3], seed=1)
     with pytest.raises(RuntimeError, match=r"states\[0\] is not over after 3 decisions"):
         engine.rollouts(s2, seed=1, max_decisions=3)
+
+
+def test_any_positive_bound_on_decisions_is_taken():
+    """``max_decisions`` beyond a C integer (the loop's bound is clipped to one no game comes near) gives the
+    same games; a bound a game passes raises RuntimeError naming the state."""
+    states = _batch(3, k=2)
+    assert np.array_equal(engine.rollouts(states, seed=8, max_decisions=10**30), engine.rollouts(states, seed=8))
+    with pytest.raises(RuntimeError, match=r"states\[0\] is not over after 5 decisions"):
+        engine.rollouts(states, seed=8, max_decisions=5)

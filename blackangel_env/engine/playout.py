@@ -16,6 +16,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from .. import generator_state
 from ..state import BOT, M_GAME_OVER, M_SOLO, State
 
@@ -65,6 +70,31 @@ class _Seeder:
 
 
 _DRAWS = 64                     # the random policy's numbers drawn at once
+
+
+@cython.locals(k=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, limit=cython.Py_ssize_t,
+               u=cython.double)
+def _play_out(c: State, rng: np.random.Generator, limit: int) -> int:
+    """Play ``c`` to the end, each decision uniform over the legal actions: the k-th of n legal actions with
+    k = int(u * n), u the policy generator's next number (drawn ``_DRAWS`` at a time: the same stream as one by
+    one).  Returns the decisions taken, or -1 when the game is still going after ``limit``."""
+    m = c.mv
+    draws: list = []
+    j = 0
+    k = 0
+    while not m[M_GAME_OVER]:
+        if k >= limit:
+            return -1
+        if j == len(draws):
+            draws = rng.random(_DRAWS).tolist()
+            j = 0
+        legal = _compute_legal(c)
+        n = len(legal)
+        u = draws[j]
+        apply_unchecked(c, legal[cython.cast(cython.Py_ssize_t, u * n)])
+        j += 1
+        k += 1
+    return k
 
 
 def rollouts(states: State | Sequence[State], seed: int | None = None, policy: str = "random", *,
@@ -124,22 +154,11 @@ def rollouts(states: State | Sequence[State], seed: int | None = None, policy: s
                 chance, choices = children[i].spawn(2)
                 c.reseed(chance)
                 rng = np.random.default_rng(choices)
-            k = 0
-            m = c.mv
-            draws: list = []                # the policy's numbers, drawn _DRAWS at a time: the same stream as one by one
-            j = 0
-            while not m[M_GAME_OVER]:
-                if k >= max_decisions:
-                    raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
-                if j == len(draws):
-                    draws = rng.random(_DRAWS).tolist()
-                    j = 0
-                legal = _compute_legal(c)
-                apply_unchecked(c, legal[int(draws[j] * len(legal))])
-                j += 1
-                k += 1
+            k = _play_out(c, rng, min(max_decisions, 2**62))      # a C integer bound; no game comes near it
+            if k < 0:
+                raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
             scores[i, :players] = final_scores(c)
-            if m[M_SOLO]:
+            if c.mv[M_SOLO]:
                 scores[i, 1] = c.vp.item(BOT)
             decisions[i] = k
     finally:
