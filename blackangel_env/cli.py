@@ -483,8 +483,6 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
         if args.opponents is None:
             args.opponents = played.get("opponents", "")
             opponents_from = f"{args.load}: 'play.opponents'"
-        print(f"resumed {args.load}: {len(taken)} decisions replayed; you play seat {args.seat}"
-              + (f" against {args.opponents}" if args.opponents else ""))
     else:
         try:
             config = GameConfig(num_players=1 if args.players is None else args.players,
@@ -525,6 +523,9 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                 for i, p in enumerate(others)}
     except ValueError as e:
         return fail(str(e) if opponents_from == "--opponents" else f"{opponents_from}: {e}")
+    if args.load:                                  # said once the record's seat and opponents are accepted
+        print(f"resumed {args.load}: {len(taken)} decisions replayed; you play seat {args.seat}"
+              + (f" against {args.opponents}" if args.opponents else ""))
     play = {"seat": args.seat, "opponents": ",".join(codes)}
     session.update(config=config, seed=seed, taken=taken, save_path=save_path, play=play)
     saved = bool(save_path) and save_path == args.load      # the save file holds the game as it stands

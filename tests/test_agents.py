@@ -157,7 +157,7 @@ def test_decisions_do_not_depend_on_hidden_information(n):
 def test_agents_keep_to_a_narrowed_mask(code):
     """``act(observation, action_mask, state)``: an agent plays an action the mask allows even when the caller
     narrows the state's legal actions (a planned move outside the mask is replaced), and refuses a mask that
-    allows none of them."""
+    allows none of them or is not one entry per action id."""
     from blackangel_env.encoding import encode_observation
     rng = np.random.default_rng(3)
     agent = make_agent(code, seed=1)
@@ -178,4 +178,9 @@ def test_agents_keep_to_a_narrowed_mask(code):
             checked += 1
         with pytest.raises(ValueError, match="allows no"):
             agent.act(obs, np.zeros(882, dtype=np.int8), s.copy())
+        full = engine.legal_mask(s)
+        for bad in (full[None], np.stack([np.zeros_like(full), full])) + (
+                () if code == "random" else (full[:-1], np.append(full, 1))):      # random: any 1-d mask
+            with pytest.raises(ValueError, match=r"one entry per action id, shape \(882,\)|one-dimensional"):
+                agent.act(obs, bad, s.copy())
     assert checked >= 8

@@ -561,5 +561,6 @@ def test_a_record_with_bad_opponents_is_named_as_the_source(tmp_path, monkeypatc
         path.write_text(json.dumps(record))
         capsys.readouterr()
         assert main(["play", "--load", str(path)]) == 2
-        err = capsys.readouterr().err
-        assert "'play.opponents'" in err and "--opponents" not in err and "Traceback" not in err
+        cap = capsys.readouterr()
+        assert "'play.opponents'" in cap.err and "--opponents" not in cap.err and "Traceback" not in cap.err
+        assert "resumed" not in cap.out          # said only once the record's seat and opponents are accepted

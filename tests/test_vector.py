@@ -363,7 +363,7 @@ def test_sb3_adapter_masks_and_attributes():
     venv.set_attr("illegal_reward", -1.0, indices=[0])
     assert venv.get_attr("illegal_reward") == [-1.0, -0.1, -0.1]
     before = [e.game_state.to_dict() for e in venv.venv.envs]
-    for bad in (np.zeros(2, int), np.zeros((3, 2), int)):     # the vector env's error, nothing played
+    for bad in (np.zeros(2, int), np.zeros((3, 2), int), np.zeros((1, 3), int), np.zeros((3, 1, 1), int)):
         with pytest.raises(IllegalActionError, match=r"shape \(3,\)"):
             venv.step(bad)
     assert [e.game_state.to_dict() for e in venv.venv.envs] == before

@@ -41,10 +41,7 @@ def _legal_from(agent: object, action_mask, state: State) -> list[int]:
         raise ValueError("no legal action: the game is over")
     if action_mask is None:
         return legal
-    mask = np.asarray(action_mask)
-    if mask.shape != (A.NUM_ACTIONS,):
-        raise ValueError(f"{type(agent).__name__}: the action mask must have one entry per action id, shape "
-                         f"({A.NUM_ACTIONS},), got shape {mask.shape}")
+    mask = A.mask_array(action_mask, type(agent).__name__)
     allowed = [a for a, ok in zip(legal, mask.take(legal).tolist()) if ok]
     if not allowed:
         raise ValueError(f"{type(agent).__name__}: the action mask allows none of the legal actions")

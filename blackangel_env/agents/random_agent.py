@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from blackangel_env.actions import mask_array
+
 
 class RandomAgent:
     """Chooses uniformly among the legal actions of the mask.
@@ -21,7 +23,7 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, state=None) -> int:
-        legal = np.flatnonzero(np.asarray(action_mask))
+        legal = np.flatnonzero(mask_array(action_mask, type(self).__name__, any_length=True))
         if len(legal) == 0:
             raise ValueError(f"{type(self).__name__}: the action mask allows no action")
         return int(legal[int(self.rng.integers(len(legal)))])

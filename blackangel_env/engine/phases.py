@@ -104,9 +104,10 @@ def legal_mask(s: State) -> np.ndarray:
 
 def legal_masks(states, out: np.ndarray | None = None) -> np.ndarray:
     """The legal-action masks of several states as the rows of one array: row i is ``legal_mask(states[i])``.
-    ``states``: a sequence of States.  Returns a new int8 array (len(states), NUM_ACTIONS), or writes the rows
-    into ``out`` (that shape, int8 or bool, C-contiguous and writeable; a batch of a vector environment) and
-    returns it.  Anything else raises TypeError or ValueError before any row is written."""
+    ``states``: a sequence of States (an empty one gives no rows).  Returns a new int8 array (len(states),
+    NUM_ACTIONS), or writes the rows into ``out`` (that shape, int8 or bool, C-contiguous and writeable; a batch of
+    a vector environment) and returns it.  Anything else raises TypeError or ValueError before any row is
+    written."""
     if isinstance(states, State) or isinstance(states, (str, bytes)) or not isinstance(states, Sequence):
         raise TypeError(f"legal_masks: states must be a sequence of States, not {type(states).__name__}")
     for i, s in enumerate(states):

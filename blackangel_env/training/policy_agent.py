@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from blackangel_env.actions import mask_array
+
 __all__ = ["PolicyAgent"]
 
 
@@ -39,7 +41,7 @@ class PolicyAgent:
             torch.manual_seed(int(seed))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state=None) -> int:
-        mask = np.asarray(action_mask).astype(bool)
+        mask = mask_array(action_mask, type(self).__name__).astype(bool)
         if not mask.any():
             raise ValueError(f"{type(self).__name__}: the action mask allows no action")
         action, _ = self.model.predict(np.asarray(observation, dtype=np.float32), action_masks=mask,

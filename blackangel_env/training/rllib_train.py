@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from blackangel_env.actions import mask_array
 from .checkpoints import old_module_names
 from .config import (
     ConfigError, Key, agent_code_list, check_agent_code_list_required, check_model_seed, dump_config, unflatten,
@@ -207,7 +208,7 @@ class RLlibAgent:
         return logits.argmax(axis=1), None
 
     def act(self, observation, action_mask, state=None) -> int:
-        mask = np.asarray(action_mask).astype(bool)
+        mask = mask_array(action_mask, type(self).__name__).astype(bool)
         if not mask.any():
             raise ValueError(f"{type(self).__name__}: the action mask allows no action")
         return int(self.predict(observation[None], action_masks=mask[None])[0][0])

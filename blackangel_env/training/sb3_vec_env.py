@@ -56,8 +56,8 @@ class BlackAngelSB3VecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("call step_async() before step_wait()")
         actions, self._actions = np.asarray(self._actions), None
-        if actions.size == self.num_envs:           # (N,) or (N, 1); any other shape: the vector env says why
-            actions = actions.reshape(self.num_envs)
+        if actions.shape == (self.num_envs, 1):     # SB3's column of actions; any shape but (N,): the vector
+            actions = actions.reshape(self.num_envs)    # environment's IllegalActionError, nothing played
         obs, rewards, terminated, truncated, info = self.venv.step(actions)
         dones = terminated | truncated
         infos = _unstack(info, self.num_envs)
