@@ -9,6 +9,8 @@ is one pure-Python-mode source that also runs interpreted.  At import, a finder 
 * the ``.py`` source, with a warning, when the extension beside it was built from another version of the source
   (a stale ``.so`` after an edit in an editable install): the build records the SHA-256 of the source in the
   extension, and the finder compares it with the ``.py`` without loading the extension;
+* the ``.py`` source when the module's extension reads the compiled ``State``'s C fields (its ``.pxd`` cimports
+  the state's declarations) and the state's own module runs interpreted (its extension stale or not built);
 * the extension otherwise, or the ``.py`` when none was built (no compiler, ``BLACKANGEL_NO_COMPILE=1``).
 
 ``status()`` says what was chosen for each module and why; ``compiled()`` lists the compiled ones
@@ -92,6 +94,25 @@ def _extension_beside(src: str) -> str | None:
     return None
 
 
+# The state's module: an extension whose .pxd cimports it (``Registers``, through ``_registers.pxd``) reads the
+# fields of the compiled ``State`` in C, so it runs compiled only where the state's module does too.
+STATE_MODULE = "blackangel_env.state"
+
+
+def _needs_compiled_state(src: str) -> bool:
+    """Whether the module of the source ``src`` cimports the state's C declarations (its .pxd says so)."""
+    pxd = src[:-3] + ".pxd"
+    if not os.path.isfile(pxd):
+        return False
+    with open(pxd, encoding="utf-8") as f:
+        text = f.read()
+    return "blackangel_env.state cimport" in text or "blackangel_env._registers cimport" in text
+
+
+def _state_compiled() -> bool:
+    return is_compiled(importlib.import_module(STATE_MODULE))
+
+
 class _Finder:
     """A ``sys.meta_path`` finder for the modules of ``COMPILED_MODULES`` (see the module's docstring), in the
     package folder ``root``."""
@@ -113,14 +134,18 @@ class _Finder:
             _reasons[name] = "interpreted (no extension built)"
         else:
             want, got = source_sha256(src), recorded_sha256(ext)
-            if got == want:
+            if got == want and name != STATE_MODULE and _needs_compiled_state(src) and not _state_compiled():
+                _reasons[name] = f"interpreted ({STATE_MODULE} runs interpreted, and this extension is built " \
+                                 "against its compiled form)"
+            elif got == want:
                 _reasons[name] = "compiled"
                 return importlib.util.spec_from_file_location(name, ext)
-            _reasons[name] = f"interpreted (stale extension {os.path.basename(ext)})"
-            warnings.warn(f"{name}: the extension {ext} was built from another version of {src} (source "
-                          f"SHA-256 {got} recorded, {want} now); using the .py. Rebuild with "
-                          "`pip install -e .` (or python setup.py build_ext --inplace).", RuntimeWarning,
-                          stacklevel=2)
+            else:
+                _reasons[name] = f"interpreted (stale extension {os.path.basename(ext)})"
+                warnings.warn(f"{name}: the extension {ext} was built from another version of {src} (source "
+                              f"SHA-256 {got} recorded, {want} now); using the .py. Rebuild with "
+                              "`pip install -e .` (or python setup.py build_ext --inplace).", RuntimeWarning,
+                              stacklevel=2)
         return importlib.util.spec_from_file_location(
             name, src, loader=importlib.machinery.SourceFileLoader(name, src))
 

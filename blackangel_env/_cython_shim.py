@@ -79,7 +79,9 @@ const = _Const()
 
 def declare(t, value=None):
     """``cython.declare(T)`` / ``cython.declare(T, value)``: the variable's value interpreted (a list of zeros
-    for a C array)."""
+    for a C array; for a class T, an extension type when compiled, the value itself)."""
+    if isinstance(t, type):
+        return value
     if not isinstance(t, _Type):
         raise TypeError(f"cython.declare needs a cython type, not {t!r}")
     if t.length is not None:
@@ -87,8 +89,13 @@ def declare(t, value=None):
     return value
 
 
-def cast(t, x):
-    """``cython.cast(T, x)``: ``T(x)`` (a float32 for ``cython.float``)."""
+def cast(t, x, typecheck: bool = False):
+    """``cython.cast(T, x)``: ``T(x)`` (a float32 for ``cython.float``); for a class T (an extension type when
+    compiled), ``x`` itself, checked to be a T when ``typecheck``."""
+    if isinstance(t, type):
+        if typecheck and not isinstance(x, t):
+            raise TypeError(f"Cannot convert {type(x).__name__} to {t.__name__}")
+        return x
     if not isinstance(t, _Type):
         raise TypeError(f"cython.cast needs a cython type, not {t!r}")
     return t(x)

@@ -1,3 +1,4 @@
+# cython: auto_pickle=False
 """The game state: one flat int16 numpy buffer with named views, plus the game's own random generator.
 
 Everything that changes during a game lives in ``State.buf``: copying a state is one array copy (plus the
@@ -23,6 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from . import _cython_shim as cython
 
 from .components import ComponentError, Components, default_components, load_components
 from .config import ConfigError, GameConfig
@@ -283,7 +289,7 @@ def _as_is(buf):
 
 
 _TYPED = ("_typed", "_typed_kernels")
-_BUFFER_MAKERS: dict = {"mv": memoryview, "_typed": _as_is, "_typed_kernels": _as_is}
+_BUFFER_MAKERS: dict = {"mv": memoryview, "r": memoryview, "_typed": _as_is, "_typed_kernels": _as_is}
 
 
 def use_typed_view(maker, attribute: str = "_typed") -> None:
@@ -307,7 +313,27 @@ def use_position_check(check) -> None:
     _position_check = check
 
 
-class State:
+@cython.cclass
+class Registers:
+    """The base of ``State``: the state's buffer as the compiled rule modules read and write it (``registers``).
+
+    Compiled, ``r`` is a C field (a typed int16 memoryview of ``State.buf``, declared in ``state.pxd``), made on
+    the object's first ``registers(s)`` (``_registers.pxd``; ``r_set``): a state's copy does not pay for it until
+    the engine reads it.  A state's buffer is never replaced, only written in place (``restore``,
+    ``_copy_into``), so the field stays valid for the object's life."""
+
+
+def registers(s: Registers) -> Registers:
+    """The state as the engine's rule modules read and write its registers and fields, through its ``r``
+    (``m = cython.declare(Registers, registers(s))``, then ``m.r[M_PHASE]``, ``m.r[O_RES + p]``).  For Python
+    code and the interpreted path, the state itself: ``State.r`` is its Python ``memoryview``.  The compiled
+    rule modules call the inline C function of ``_registers.pxd`` instead, whose ``r`` is the typed memoryview
+    ``Registers.r`` (made on the object's first call): each read or write is a C array access, its index
+    checked as Python checks it."""
+    return s
+
+
+class State(Registers):
     """One game position.  Create it with ``blackangel_env.engine.new_game``; mutate it only through
     ``blackangel_env.engine.apply``."""
 
@@ -319,6 +345,7 @@ class State:
     _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
     _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
     mv = _BufferAs("mv")
+    r = _BufferAs("r")      # Python code's; compiled, the C field of Registers hides behind it (``registers``)
     _typed = _BufferAs("_typed")
     _typed_kernels = _BufferAs("_typed_kernels")
 

@@ -106,9 +106,13 @@ def test_the_shim_types():
     assert c.int(3.0) == 3 and c.double(2) == 2.0 and type(c.double(2)) is float and c.bint(2) is True and repr(c.const[c.short][:]) == "cython.const short[:]"
     assert c.boundscheck(False)(len) is len and c.cfunc(len) is len and c.cclass(dict) is dict
     with pytest.raises(TypeError, match="needs a cython type"):
-        c.declare(int)
+        c.declare("int")
+    assert c.declare(dict, {"a": 1}) == {"a": 1}                  # a class (an extension type compiled): the value
     with pytest.raises(TypeError, match="not a cast"):
         c.void(1)
+    assert c.cast(dict, {"a": 1}) == {"a": 1} and c.cast(dict, {}, typecheck=True) == {}   # a class: the value
+    with pytest.raises(TypeError, match="Cannot convert list to dict"):
+        c.cast(dict, [], typecheck=True)
 
 
 def _fake_package(tmp_path: Path, marker: bytes | None) -> tuple[_compiled._Finder, Path]:
@@ -230,6 +234,48 @@ def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
     assert "was built from another version" in r.stderr
     assert f"'{NAME}': 'interpreted (stale extension ship_moves{EXT})'" in r.stdout
     assert r.stdout.strip().endswith("(1, 2)")
+
+
+def test_the_modules_reading_the_compiled_state_are_known_by_their_declarations():
+    """The rule modules whose extensions read ``State``'s C fields (``Registers``, through ``_registers.pxd``) say
+    so in their .pxd; the others (and modules without a .pxd) do not."""
+    assert _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.rounds"))
+    assert _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.phases"))
+    assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.ship_moves"))
+    assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.space"))
+
+
+def test_an_edited_state_module_takes_the_modules_built_against_it_along(tmp_path):
+    """End to end: a copy of the package whose state.py was edited after the build imports state.py (with a
+    warning) and the source of every module whose extension reads the compiled ``State``'s C fields (loading
+    those extensions against an interpreted ``State`` would fail); the others stay compiled, and the games are
+    the same as this process plays them."""
+    from blackangel_env import state as state_module
+    if not _compiled.is_compiled(state_module):
+        pytest.skip(f"the state's module is not compiled here ({_compiled.status()['blackangel_env.state']})")
+    import shutil
+
+    shutil.copytree(ROOT / "blackangel_env", tmp_path / "blackangel_env",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    src = tmp_path / "blackangel_env" / "state.py"
+    src.write_text(src.read_text() + "\n# edited after the build\n")
+    code = ("from blackangel_env import _compiled, engine\n"
+            "st = _compiled.status()\n"
+            "print(st['blackangel_env.state'])\n"
+            "print(st['blackangel_env.engine.rounds'])\n"
+            "print(st['blackangel_env.engine.ship_moves'])\n"
+            "print([engine.rollouts([engine.new_game(num_players=n, seed=n)] * 3, seed=5).tolist()"
+            " for n in (1, 2, 3, 4)])\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == f"interpreted (stale extension state{EXT})"
+    assert lines[1] == ("interpreted (blackangel_env.state runs interpreted, and this extension is built against "
+                        "its compiled form)")
+    assert lines[2] == "compiled"
+    assert lines[3] == str([engine.rollouts([engine.new_game(num_players=n, seed=n)] * 3, seed=5).tolist()
+                            for n in (1, 2, 3, 4)])
 
 
 def test_the_c_declarations_are_package_data():

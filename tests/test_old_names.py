@@ -42,7 +42,7 @@ def test_the_wheel_ships_only_blackangel_env():
     # nothing else that would put the old names (or other files) into the wheel: the package's data files only,
     # and the build (setup.py) adds extensions of blackangel_env modules only
     assert set(setuptools) <= {"packages", "package-data", "exclude-package-data"}
-    assert setuptools["package-data"] == {"blackangel_env": ["data/*"], "blackangel_env.engine": ["*.pxd"]}
+    assert setuptools["package-data"] == {"blackangel_env": ["data/*", "*.pxd"], "blackangel_env.engine": ["*.pxd"]}
     from blackangel_env._compiled import COMPILED_MODULES
     assert all(m.startswith("blackangel_env.") for m in COMPILED_MODULES)
     assert (ROOT / "blackangel_env" / "agents" / "__init__.py").is_file()

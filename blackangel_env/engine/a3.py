@@ -15,6 +15,9 @@ from ..state import (
     DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
     O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, seat_name
 from .decks import _discard_mission, _draw_mission, _hand_missions, _hand_total, _to_hand
@@ -27,22 +30,23 @@ def _legal_keep(s: State) -> list[int]:
 
 
 def _legal_hand_limit(s: State) -> list[int]:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     return [DISCARD_MISSION + c for c in _hand_missions(s, p)]
 
 
 def _a3(s: State) -> None:
     """Draw a card of the die's (original) colour, return the die to its supply; hand limit 6."""
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    m[M_ACTOR] = p
-    d = m[M_DIE]
-    m[O_DIE_OWNER + d] = DIE_SUPPLY
-    m[O_DIE_RESERVED + d] = 0
-    m[O_DIE_VALUE + d] = 0
-    c = m[M_DIE_COLOUR0]
-    m[M_DIE] = -1
-    if m[M_ADVANCED]:
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    m.r[M_ACTOR] = p
+    d = m.r[M_DIE]
+    m.r[O_DIE_OWNER + d] = DIE_SUPPLY
+    m.r[O_DIE_RESERVED + d] = 0
+    m.r[O_DIE_VALUE + d] = 0
+    c = m.r[M_DIE_COLOUR0]
+    m.r[M_DIE] = -1
+    if m.r[M_ADVANCED]:
         _draw_two(s, p, c, PH_HAND_LIMIT)
         return
     card = _draw_mission(s, c)
@@ -56,18 +60,18 @@ def _a3(s: State) -> None:
 @cython.ccall
 def _draw_two(s: State, p: int, c: int, ret: int) -> None:
     """ADVANCED RULES: draw two cards of the colour, keep one, discard the other."""
-    m = s.mv
+    m = cython.declare(Registers, registers(s))
     cards = []
     for _ in range(2):
         card = _draw_mission(s, c)
         if card >= 0:
             cards.append(card)
             s.mc_where[card] = MC_DRAWN + p
-    m[M_KEEP_RETURN] = ret
+    m.r[M_KEEP_RETURN] = ret
     if len(cards) == 2:
         s.drawn[0], s.drawn[1] = cards
-        m[M_ACTOR] = p
-        m[M_PHASE] = PH_KEEP
+        m.r[M_ACTOR] = p
+        m.r[M_PHASE] = PH_KEEP
         return
     if cards:
         _to_hand(s, p, cards[0])
@@ -75,8 +79,8 @@ def _draw_two(s: State, p: int, c: int, ret: int) -> None:
 
 
 def _do_keep(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     keep = a - KEEP_MISSION
     for c in s.drawn.tolist():
         if c == keep:
@@ -91,28 +95,31 @@ def _do_keep(s: State, a: int) -> None:
 
 @cython.ccall
 def _after_keep(s: State) -> None:
-    if s.mv[M_KEEP_RETURN] == PH_TILE_DRAW:
-        s.mv[M_KEEP_RETURN] = -1
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_KEEP_RETURN] == PH_TILE_DRAW:
+        m.r[M_KEEP_RETURN] = -1
         _RESUME[PH_TILE_DRAW](s)           # tiles._finish_tile
     else:
-        s.mv[M_KEEP_RETURN] = -1
+        m.r[M_KEEP_RETURN] = -1
         _hand_limit(s)
 
 
 @cython.ccall
 def _hand_limit(s: State) -> None:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if _hand_total(s, p) > s.comp.hand_limit:
-        s.mv[M_PHASE] = PH_HAND_LIMIT
+        m.r[M_PHASE] = PH_HAND_LIMIT
         return
     _end_turn(s)
 
 
 def _do_hand_limit(s: State, a: int) -> None:
+    m = cython.declare(Registers, registers(s))
     card = a - DISCARD_MISSION
     _discard_mission(s, card)
     if s.log is not None:
-        _log(s, f"{seat_name(s, s.mv[M_TURN_PLAYER])} discards Mission card {card} (hand limit)")
+        _log(s, f"{seat_name(s, m.r[M_TURN_PLAYER])} discards Mission card {card} (hand limit)")
     _hand_limit(s)
 
 

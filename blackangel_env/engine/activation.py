@@ -5,6 +5,11 @@ ALIEN TERRITORY).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 import numpy as np
 
 from ..actions import ACTIVATE, DONE, SPEND_EJECTED_TECH, SPEND_MISSION, SPEND_TECH
@@ -14,6 +19,9 @@ from ..state import (
     M_PAY_SEAT, M_PAY_TECH, M_PHASE, M_SOLO, M_TURN_PLAYER, M_VALUE, PH_MISSION, PH_OWNER, PH_PAY, RV_DISCARD,
     SRC_ACTIVATION, TL_DISCARD, TL_EJECTED, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_goods, seat_name
 from .decks import _discard_mission, _hand_missions, _lowest_hand_ravager
@@ -24,19 +32,19 @@ from .a3 import _a3
 
 
 def _legal_mission(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    card = m[M_MISSION]
-    out = [DONE] if m[M_DONE] > 0 else []
-    if m[M_DONE] < m[M_VALUE] and _can_pay(s, p, s.comp.mission_cost[card]):
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    card = m.r[M_MISSION]
+    out = [DONE] if m.r[M_DONE] > 0 else []
+    if m.r[M_DONE] < m.r[M_VALUE] and _can_pay(s, p, s.comp.mission_cost[card]):
         out.append(ACTIVATE)
     return out
 
 
 def _legal_pay(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_PAY_SEAT]
-    if m[M_PAY_TECH] > 0:
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_PAY_SEAT]
+    if m.r[M_PAY_TECH] > 0:
         out = [SPEND_TECH + c for c in range(9) if 0 <= s.grid[p, c] < ADV_TILE0]
         if np.any(s.tile_where[:ADV_TILE0] == TL_EJECTED + p):
             out.append(SPEND_EJECTED_TECH)
@@ -45,23 +53,24 @@ def _legal_pay(s: State) -> list[int]:
 
 
 def _legal_owner(s: State) -> list[int]:
-    p = s.mv[M_OWNER]
-    card = s.mv[M_MISSION]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_OWNER]
+    card = m.r[M_MISSION]
     if _can_pay(s, p, s.comp.mission_cost[card]):
         return [DONE, ACTIVATE]
     return [DONE]
 
 
 def _start_mission(s: State, p: int, card: int) -> None:
-    m = s.mv
-    m[M_MISSION] = card
-    m[M_ACTION] = -1
-    m[M_VALUE] = m[M_DIE_VALUE]
-    m[M_DONE] = 0
-    m[M_PHASE] = PH_MISSION
+    m = cython.declare(Registers, registers(s))
+    m.r[M_MISSION] = card
+    m.r[M_ACTION] = -1
+    m.r[M_VALUE] = m.r[M_DIE_VALUE]
+    m.r[M_DONE] = 0
+    m.r[M_PHASE] = PH_MISSION
     if s.log is not None:
-        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m[M_DIE_COLOUR]]} "
-                f"{m[M_DIE_VALUE]}")
+        _log(s, f"{seat_name(s, p)} uses Mission card {card} with a {COLOURS[m.r[M_DIE_COLOUR]]} "
+                f"{m.r[M_DIE_VALUE]}")
 
 
 def _activate(s: State, p: int, card: int, ret: int) -> None:
@@ -81,62 +90,62 @@ def _activate(s: State, p: int, card: int, ret: int) -> None:
         r = _lowest_hand_ravager(s, p)
         s.rav_where[r] = RV_DISCARD
         s.hand_rav[p] -= 1
-    m = s.mv
-    m[M_PAY_TECH] = cost[G_TECH]
-    m[M_PAY_MISSION] = cost[G_MISSION]
-    m[M_PAY_SEAT] = p
-    m[M_PAY_RETURN] = ret
+    m = cython.declare(Registers, registers(s))
+    m.r[M_PAY_TECH] = cost[G_TECH]
+    m.r[M_PAY_MISSION] = cost[G_MISSION]
+    m.r[M_PAY_SEAT] = p
+    m.r[M_PAY_RETURN] = ret
     if cost[G_TECH] or cost[G_MISSION]:
-        m[M_ACTOR] = p
-        m[M_PHASE] = PH_PAY
+        m.r[M_ACTOR] = p
+        m.r[M_PHASE] = PH_PAY
         return
     _activation_gain(s)
 
 
 def _activation_gain(s: State) -> None:
-    m = s.mv
-    p = m[M_PAY_SEAT]
-    card = m[M_MISSION]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_PAY_SEAT]
+    card = m.r[M_MISSION]
     gain_goods(s, p, s.comp.mission_gain[card], SRC_ACTIVATION, f"activation of Mission card {card}")
-    if m[M_PAY_RETURN] == PH_MISSION:
-        m[M_DONE] += 1
-        if m[M_DONE] >= m[M_VALUE] or not _can_pay(s, m[M_TURN_PLAYER], s.comp.mission_cost[card]):
+    if m.r[M_PAY_RETURN] == PH_MISSION:
+        m.r[M_DONE] += 1
+        if m.r[M_DONE] >= m.r[M_VALUE] or not _can_pay(s, m.r[M_TURN_PLAYER], s.comp.mission_cost[card]):
             _finish_mission(s)
         else:
-            m[M_PHASE] = PH_MISSION
+            m.r[M_PHASE] = PH_MISSION
     else:
         _after_owner(s)
 
 
 def _do_mission(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == DONE:
         _finish_mission(s)
         return
-    _activate(s, p, m[M_MISSION], PH_MISSION)
+    _activate(s, p, m.r[M_MISSION], PH_MISSION)
 
 
 def _do_pay(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_PAY_SEAT]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_PAY_SEAT]
     if SPEND_TECH <= a < SPEND_TECH + 9:
         cell = a - SPEND_TECH
         t = s.grid.item(p, cell)
         s.grid[p, cell] = -1
         _spend_tile(s, p, t)
-        m[M_PAY_TECH] -= 1
+        m.r[M_PAY_TECH] -= 1
     elif a == SPEND_EJECTED_TECH:
         # a Starting tile before a standard one (the highest id): only standard tiles count for the Advanced
         # tile "per ejected Technology tile" (R-A8, rules-notes D13); within each kind the tiles are alike
         t = int(np.flatnonzero(s.tile_where[:ADV_TILE0] == TL_EJECTED + p)[-1])
         _spend_tile(s, p, t)
-        m[M_PAY_TECH] -= 1
+        m.r[M_PAY_TECH] -= 1
     else:
         card = a - SPEND_MISSION
         _discard_mission(s, card)
-        m[M_PAY_MISSION] -= 1
-    if m[M_PAY_TECH] == 0 and m[M_PAY_MISSION] == 0:
+        m.r[M_PAY_MISSION] -= 1
+    if m.r[M_PAY_TECH] == 0 and m.r[M_PAY_MISSION] == 0:
         _activation_gain(s)
 
 
@@ -153,35 +162,35 @@ def _spend_tile(s: State, p: int, t: int) -> None:
 def _finish_mission(s: State) -> None:
     """After the activations: the owner's one free activation if the card is someone else's (rulebook,
     PERFORMING AN ACTION IN AN ALIEN TERRITORY, IMPORTANT)."""
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    card = m[M_MISSION]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    card = m.r[M_MISSION]
     owner = s.mc_owner.item(card)
     if owner != p:
         if owner == BOT:
-            if m[M_SOLO]:
+            if m.r[M_SOLO]:
                 hal_free_activation(s, card)
         else:
-            m[M_OWNER] = owner
-            m[M_ACTOR] = owner
-            m[M_PHASE] = PH_OWNER
+            m.r[M_OWNER] = owner
+            m.r[M_ACTOR] = owner
+            m.r[M_PHASE] = PH_OWNER
             return
     _a3(s)
 
 
 def _do_owner(s: State, a: int) -> None:
-    m = s.mv
-    owner = m[M_OWNER]
+    m = cython.declare(Registers, registers(s))
+    owner = m.r[M_OWNER]
     if a == DONE:
         _after_owner(s)
         return
-    _activate(s, owner, m[M_MISSION], PH_OWNER)
+    _activate(s, owner, m.r[M_MISSION], PH_OWNER)
 
 
 def _after_owner(s: State) -> None:
-    m = s.mv
-    m[M_OWNER] = -1
-    m[M_ACTOR] = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    m.r[M_OWNER] = -1
+    m.r[M_ACTOR] = m.r[M_TURN_PLAYER]
     _a3(s)
 
 

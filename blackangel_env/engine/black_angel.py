@@ -5,6 +5,11 @@ reached (which triggers the end).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 import numpy as np
 
 from ..board import black_angel_hex
@@ -13,6 +18,9 @@ from ..state import (
     BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
     SRC_NEUTRALIZATION, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_goods, gain_vp, seat_name
 from .kernels import hex_cards, scroll_board, ships_to_supply
@@ -22,8 +30,8 @@ from .end import _trigger_end
 
 def advance_black_angel(s: State) -> None:
     """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
-    m = s.mv
-    n_strips = m[M_N_STRIPS]
+    m = cython.declare(Registers, registers(s))
+    n_strips = m.r[M_N_STRIPS]
     ba = black_angel_hex(n_strips)
     if s.hex_terrain.item(ba) == T_ASTEROID:
         for q in _ships_on(s, ba):            # ships left behind on the asteroid field are destroyed
@@ -56,24 +64,24 @@ def advance_black_angel(s: State) -> None:
     # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
     scroll_board(s, n_strips, _strip_hexes(s.comp)[s.strip_id.item(0), 1 - s.strip_face.item(0)])
-    if m[M_SPES_POS] >= 0:
-        m[M_SPES_POS] -= 1
-        h = m[M_SPES_POS] * 5 + 2
+    if m.r[M_SPES_POS] >= 0:
+        m.r[M_SPES_POS] -= 1
+        h = m.r[M_SPES_POS] * 5 + 2
         s.hex_terrain[h] = T_SPES
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
-    if m[M_SPES_TOKEN_POS] == 0:
-        m[M_SPES_TOKEN_POS] = -1
-        m[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
+    if m.r[M_SPES_TOKEN_POS] == 0:
+        m.r[M_SPES_TOKEN_POS] = -1
+        m.r[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
         h = last * 5 + 2
         s.hex_terrain[h] = T_SPES
         s.hex_comet[h] = 0
         s.hex_icons[h] = 0
         _log(s, "Planet Spes is in sight")
-    elif m[M_SPES_TOKEN_POS] > 0:
-        m[M_SPES_TOKEN_POS] -= 1
+    elif m.r[M_SPES_TOKEN_POS] > 0:
+        m.r[M_SPES_TOKEN_POS] -= 1
     if reached:
-        m[M_SPES_REACHED] = 1
+        m.r[M_SPES_REACHED] = 1
         _trigger_end(s, "the Black Angel reached Spes")
 
 

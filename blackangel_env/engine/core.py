@@ -17,6 +17,9 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP, N_GOODS
 from ..state import BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 
 SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2
@@ -32,8 +35,9 @@ def not_a_state(what: str, s) -> TypeError:
 
 
 def seat_name(s: State, seat: int) -> str:
+    m = cython.declare(Registers, registers(s))
     if seat == BOT:
-        return "Hal" if s.mv[M_SOLO] else "neutral"
+        return "Hal" if m.r[M_SOLO] else "neutral"
     return f"player_{seat}"
 
 
@@ -54,13 +58,13 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC):
         raise ValueError(f"gain_vp: seat {seat!r} and source {src!r} must be a seat 0-{MAX_SEATS - 1} and a "
                          f"source 0-{N_SRC - 1}")
-    m = s.mv                                   # the VP fields through the buffer (state.FIXED_OFFSETS)
-    old = m[O_VP + seat]
+    m = cython.declare(Registers, registers(s))     # the VP fields through the buffer (state.FIXED_OFFSETS)
+    old = m.r[O_VP + seat]
     new = old + n
     if new < 0:
         new = 0
-    m[O_VP + seat] = new
-    m[O_VP_SRC + N_SRC * seat + src] += new - old
+    m.r[O_VP + seat] = new
+    m.r[O_VP_SRC + N_SRC * seat + src] += new - old
     if s.log is not None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 
@@ -82,11 +86,12 @@ def hal_gain(s: State, vec=None, cause: str = "", tech: int = 0, advanced: int =
 def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
     """Receive ships / resources / robots / debris / VP (a cost/gain vector indexed by G_*).  A seat, vector or
     source out of range raises ValueError before anything changes."""
+    m = cython.declare(Registers, registers(s))
     if not (0 <= seat < MAX_SEATS and 0 <= src < N_SRC and len(vec) == N_GOODS):
         raise ValueError(f"gain_goods: seat {seat!r}, source {src!r} and goods {vec!r} must be a seat "
                          f"0-{MAX_SEATS - 1}, a source 0-{N_SRC - 1} and a vector of {N_GOODS} amounts")
     if seat == BOT:
-        if s.mv[M_SOLO]:
+        if m.r[M_SOLO]:
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
     if vec[G_SHIP]:

@@ -4,6 +4,11 @@ the Mission decks and hands, the Ravager deck and hands (basic operations, no de
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 import numpy as np
 
 from ..constants import COLOURS
@@ -11,6 +16,9 @@ from ..state import (
     MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
     TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log
 from .kernels import cards_at
@@ -37,13 +45,14 @@ def _pop_tech(s: State, c: int) -> int:
 
 
 def _refill_adv_slot(s: State, slot: int) -> None:
-    n = s.mv[M_ADV_DECK_N]
+    m = cython.declare(Registers, registers(s))
+    n = m.r[M_ADV_DECK_N]
     if n == 0:
         s.adv_slots[slot] = -1
         return
     t = s.adv_deck.item(n - 1)
     s.adv_deck[n - 1] = -1
-    s.mv[M_ADV_DECK_N] = n - 1
+    m.r[M_ADV_DECK_N] = n - 1
     s.adv_slots[slot] = t
     s.tile_where[t] = TL_ADV_SLOT
 
@@ -95,6 +104,7 @@ def _hand_missions(s: State, p: int) -> list[int]:
 
 
 def _hand_total(s: State, p: int) -> int:
+    m = cython.declare(Registers, registers(s))
     if not 0 <= p < MAX_SEATS:
         raise ValueError(f"_hand_total: seat {p!r} is not a seat 0-{MAX_SEATS - 1}")
     o = O_HAND_MC + 3 * p                        # p's row of hand_mc, through the buffer
@@ -110,7 +120,8 @@ def _lowest_hand_ravager(s: State, p: int) -> int:
 
 
 def _pop_ravager(s: State) -> int:
-    n = s.mv[M_RAV_DECK_N]
+    m = cython.declare(Registers, registers(s))
+    n = m.r[M_RAV_DECK_N]
     if n == 0:
         disc = np.flatnonzero(s.rav_where == RV_DISCARD).tolist()
         if not disc:
@@ -124,7 +135,7 @@ def _pop_ravager(s: State) -> int:
             _log(s, f"Ravager deck rebuilt from {n} discards")
     r = s.rav_deck.item(n - 1)
     s.rav_deck[n - 1] = -1
-    s.mv[M_RAV_DECK_N] = n - 1
+    m.r[M_RAV_DECK_N] = n - 1
     return r
 
 

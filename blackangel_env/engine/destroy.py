@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import DESTROY, DONE
 from ..state import M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, seat_name
 from .phases import register
@@ -11,16 +19,16 @@ from .a3 import _a3
 
 
 def _legal_destroy(s: State) -> list[int]:
-    m = s.mv
-    rem = m[M_VALUE] - m[M_DONE]
-    out = [DONE] if m[M_DONE] > 0 else []
+    m = cython.declare(Registers, registers(s))
+    rem = m.r[M_VALUE] - m.r[M_DONE]
+    out = [DONE] if m.r[M_DONE] > 0 else []
     out.extend([DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
     return out
 
 
 def _do_destroy(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == DONE:
         _a3(s)
         return
@@ -37,11 +45,11 @@ def _do_destroy(s: State, a: int) -> None:
                 s.robots_break[seat] += n      # liberated robots go back to the break room
     s.rav_count[loc] = 0
     s.hand_rav[p] += k
-    m[M_DONE] += k
+    m.r[M_DONE] += k
     if s.log is not None:
         _log(s, f"{seat_name(s, p)} destroys {k} Ravager card(s) at location {loc + 1}")
     if len(_legal_destroy(s)) > 1:
-        m[M_PHASE] = PH_DESTROY
+        m.r[M_PHASE] = PH_DESTROY
     else:
         _a3(s)
 

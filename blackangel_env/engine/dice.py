@@ -4,8 +4,16 @@ an action sees (basic operations, no decision).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..constants import COLOURS
 from ..state import DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_vp
 from .kernels import roll_dice, take_supply_dice
@@ -83,6 +91,7 @@ def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
 
 def _roll_robots(s: State, seat: int, penalise: bool) -> None:
     """Roll one die per workstation robot of ``seat``, colour by colour, while the supply has one (Sequence B)."""
+    m = cython.declare(Registers, registers(s))
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"_roll_robots: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     o = O_ROBOTS_WS + 3 * seat                   # the seat's row of robots_ws, through the buffer

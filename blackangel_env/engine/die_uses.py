@@ -12,6 +12,9 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..constants import BE_CHANGE_COLOUR, BE_SET_THREE
 from ..state import M_ADVANCED, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .dice import FLIP
 from .predicates import die_usable, die_uses, plain_reachable, plain_selectable, robust_use
@@ -25,7 +28,8 @@ _die_usable = die_usable
 
 def _boost_cells(s: State, p: int, effect: int) -> list[int]:
     """Grid cells of ``p`` holding a tile showing its boost side with the given 1x effect."""
-    if not s.mv[M_ADVANCED]:
+    m = cython.declare(Registers, registers(s))
+    if not m.r[M_ADVANCED]:
         return []
     out = []
     g = s.grid[p]
@@ -69,7 +73,8 @@ def _die_reachable(s: State, p: int, colour: int, value: int, can_flip: bool, bo
 
 
 def _die_boosts(s: State, p: int) -> tuple:
-    if not s.mv[M_ADVANCED]:
+    m = cython.declare(Registers, registers(s))
+    if not m.r[M_ADVANCED]:
         return ()
     comp = s.comp
     out = []

@@ -4,12 +4,20 @@ inject each into the grid (ejecting a tile at the far end, an Advanced one besid
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import ADVANCED_SPACE, DONE, INJECT, TAKE_ADVANCED, TAKE_TECH
 from ..constants import ADV_TILE0, COLOURS
 from ..state import (
     M_ACTOR, M_ADVANCED, M_DONE, M_EJECTED_ADV, M_PHASE, M_TAKEN_TILE, M_TURN_PLAYER, M_VALUE, PH_ADVANCED_SPACE,
     PH_DISCOVER, PH_INJECT, TL_ADV_SPACE, TL_EJECTED, TL_GRID, TL_TAKEN, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, seat_name
 from .decks import _refill_adv_slot
@@ -28,9 +36,9 @@ def _discover_has_option(s: State, remaining: int) -> bool:
 
 
 def _legal_discover(s: State) -> list[int]:
-    m = s.mv
-    rem = m[M_VALUE] - m[M_DONE]
-    out = [DONE] if m[M_DONE] > 0 else []
+    m = cython.declare(Registers, registers(s))
+    rem = m.r[M_VALUE] - m.r[M_DONE]
+    out = [DONE] if m.r[M_DONE] > 0 else []
     costs = s.comp.display_costs
     for i, t in enumerate(s.display.tolist()):
         if t >= 0 and costs[i] <= rem:
@@ -43,20 +51,22 @@ def _legal_discover(s: State) -> list[int]:
 
 
 def _legal_inject(s: State) -> list[int]:
-    t = s.mv[M_TAKEN_TILE]
+    m = cython.declare(Registers, registers(s))
+    t = m.r[M_TAKEN_TILE]
     if t >= ADV_TILE0:
         return [INJECT + 0, INJECT + 3]      # the two black arrows at the corner (rules-notes C11)
     return [INJECT + k for k in range(6)]
 
 
 def _legal_advanced_space(s: State) -> list[int]:
-    p = s.mv[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     return [ADVANCED_SPACE + k for k in range(3) if s.adv_space.item(p, k) < 0]
 
 
 def _do_discover(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == DONE:
         _a3(s)
         return
@@ -64,23 +74,23 @@ def _do_discover(s: State, a: int) -> None:
         pos = a - TAKE_TECH
         t = s.display.item(pos)
         s.display[pos] = -1                   # not replaced; the others do not move (Discover notes)
-        m[M_DONE] += s.comp.display_costs[pos]
+        m.r[M_DONE] += s.comp.display_costs[pos]
     else:
         slot = a - TAKE_ADVANCED
         t = s.adv_slots.item(slot)
         _refill_adv_slot(s, slot)             # replaced at once from the deck (Discover notes)
-        m[M_DONE] += s.comp.advanced_cost
+        m.r[M_DONE] += s.comp.advanced_cost
     s.tile_where[t] = TL_TAKEN + p
-    m[M_TAKEN_TILE] = t
-    m[M_PHASE] = PH_INJECT
+    m.r[M_TAKEN_TILE] = t
+    m.r[M_PHASE] = PH_INJECT
     if s.log is not None:
         _log(s, f"{seat_name(s, p)} takes tile {t}")
 
 
 def _do_inject(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
-    t = m[M_TAKEN_TILE]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
+    t = m.r[M_TAKEN_TILE]
     arrow = a - INJECT
     if arrow < 3:
         cells = [arrow * 3 + c for c in range(3)]          # enters at the left, pushes right
@@ -101,24 +111,25 @@ def _do_inject(s: State, a: int) -> None:
         g[cells[i]] = g[cells[i - 1]]
     g[cells[0]] = t
     s.tile_where[t] = TL_GRID + p
-    if m[M_ADVANCED] and t < 48:
+    if m.r[M_ADVANCED] and t < 48:
         s.tile_boost[t] = 1                    # ADVANCED RULES: injected boost side up
-    m[M_TAKEN_TILE] = -1
+    m.r[M_TAKEN_TILE] = -1
     if ejected >= 0:
         _eject_tile(s, p, ejected)
-        if m[M_PHASE] == PH_ADVANCED_SPACE:
+        if m.r[M_PHASE] == PH_ADVANCED_SPACE:
             return
     _continue_discover(s)
 
 
 def _eject_tile(s: State, p: int, t: int) -> None:
+    m = cython.declare(Registers, registers(s))
     if s.tile_debris.item(t):
         s.tile_debris[t] = 0
         s.debris[p] += 1                       # Discover note: reclaim the debris
     if t >= ADV_TILE0:
         if any(s.adv_space.item(p, k) < 0 for k in range(3)):
-            s.mv[M_EJECTED_ADV] = t
-            s.mv[M_PHASE] = PH_ADVANCED_SPACE
+            m.r[M_EJECTED_ADV] = t
+            m.r[M_PHASE] = PH_ADVANCED_SPACE
             s.tile_where[t] = TL_EJECTED + p
             return
         s.tile_where[t] = TL_EJECTED + p       # ejected after the 3 spaces are full: capped at 4 VP
@@ -130,23 +141,23 @@ def _eject_tile(s: State, p: int, t: int) -> None:
 
 
 def _do_advanced_space(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     k = a - ADVANCED_SPACE
-    t = m[M_EJECTED_ADV]
+    t = m.r[M_EJECTED_ADV]
     s.adv_space[p, k] = t
     s.tile_where[t] = TL_ADV_SPACE + p
-    m[M_EJECTED_ADV] = -1
+    m.r[M_EJECTED_ADV] = -1
     if s.log is not None:
         _log(s, f"{seat_name(s, p)} places ejected Advanced tile {t} beside the {COLOURS[k]} cards")
     _continue_discover(s)
 
 
 def _continue_discover(s: State) -> None:
-    m = s.mv
-    rem = m[M_VALUE] - m[M_DONE]
+    m = cython.declare(Registers, registers(s))
+    rem = m.r[M_VALUE] - m.r[M_DONE]
     if rem >= 1 and _discover_has_option(s, rem):
-        m[M_PHASE] = PH_DISCOVER
+        m.r[M_PHASE] = PH_DISCOVER
     else:
         _a3(s)
 

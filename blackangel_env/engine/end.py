@@ -15,6 +15,11 @@ Final scoring, with a breakdown of every player's VP by source:
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..constants import (
     ADV_TILE0, AE_ADVANCED, AE_CARDS_IN_SPACE, AE_DEBRIS, AE_EJECTED_TECH, AE_RAVAGERS, AE_TILES_OF_COLOUR, N_TECH,
 )
@@ -22,21 +27,26 @@ from ..state import (
     BOT, MC_SPACE, MC_TUCKED, M_END_TRIGGERED, M_GAME_OVER, M_PHASE, M_ROUND, M_SOLO, M_SPES_REACHED,
     M_TRIGGER_ROUND, PH_GAME_OVER, SRC_ADVANCED, SRC_CONVERSION, TL_ADV_SPACE, TL_EJECTED, VP_SOURCES, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_vp, not_a_state
 from .kernels import store_grid_debris
 
 
 def _trigger_end(s: State, why: str) -> None:
-    if not s.mv[M_END_TRIGGERED]:
-        s.mv[M_END_TRIGGERED] = 1
-        s.mv[M_TRIGGER_ROUND] = s.mv[M_ROUND]
+    m = cython.declare(Registers, registers(s))
+    if not m.r[M_END_TRIGGERED]:
+        m.r[M_END_TRIGGERED] = 1
+        m.r[M_TRIGGER_ROUND] = m.r[M_ROUND]
         if s.log is not None:
-            _log(s, f"end of the game triggered: {why} (finish round {s.mv[M_ROUND]}, then one final round)")
+            _log(s, f"end of the game triggered: {why} (finish round {m.r[M_ROUND]}, then one final round)")
 
 
 def is_final_turn(s: State) -> bool:
-    return bool(s.mv[M_END_TRIGGERED]) and s.mv[M_ROUND] == s.mv[M_TRIGGER_ROUND] + 1
+    m = cython.declare(Registers, registers(s))
+    return bool(m.r[M_END_TRIGGERED]) and m.r[M_ROUND] == m.r[M_TRIGGER_ROUND] + 1
 
 
 def _elements(s: State, p: int) -> dict[tuple[int, int], int]:
@@ -103,17 +113,18 @@ def score_breakdown(s: State) -> list[dict[str, int]]:
 
 def finish_game(s: State) -> None:
     """Final scoring; marks the game over."""
+    m = cython.declare(Registers, registers(s))
     n = s.num_players
     for p in range(n):
         store_grid_debris(s, p)
     for p in range(n):
         adv = sum(d["vp"] for d in advanced_tiles_detail(s, p))
         gain_vp(s, p, adv, SRC_ADVANCED, "Advanced Technology tiles")
-        if s.mv[M_SPES_REACHED]:
+        if m.r[M_SPES_REACHED]:
             things = int(s.robots_break[p] + s.res[p] + s.ships[p])
             gain_vp(s, p, things // 2, SRC_CONVERSION, f"{things} robots/resources/ships at Spes")
-    s.mv[M_GAME_OVER] = 1
-    s.mv[M_PHASE] = PH_GAME_OVER
+    m.r[M_GAME_OVER] = 1
+    m.r[M_PHASE] = PH_GAME_OVER
     if s.log is not None:
         _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
              + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))
@@ -123,7 +134,8 @@ def final_scores(s: State) -> list[int]:
     """Final VP of each player (the game must be over)."""
     if not isinstance(s, State):
         raise not_a_state("final_scores", s)
-    if not s.mv[M_GAME_OVER]:
+    m = cython.declare(Registers, registers(s))
+    if not m.r[M_GAME_OVER]:
         raise ValueError("the game is not over")
     return [s.vp.item(p) for p in range(s.num_players)]
 
@@ -131,7 +143,8 @@ def final_scores(s: State) -> list[int]:
 def winners(s: State) -> list[int]:
     """Seats sharing the victory (ties share it; in the solo game, [] if Hal has at least as many VP)."""
     scores = final_scores(s)
-    if s.mv[M_SOLO]:
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_SOLO]:
         return [0] if scores[0] > s.vp.item(BOT) else []
     best = max(scores)
     return [p for p, v in enumerate(scores) if v == best]

@@ -5,11 +5,19 @@ followed to its end where needed.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import DONE, PLAY_MISSION, PLAY_RAVAGER
 from ..state import (
     M_KEEP_RETURN, M_MOVE_RETURN, M_PHASE, M_TILE_RETURN, M_TURN_PLAYER, PH_A1_TILES, PH_COMMAND_CARD, PH_KEEP,
     PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .phases import _LEGAL, _dispatch, register
 from .die_uses import _a2_robust, a2_possible
@@ -69,14 +77,14 @@ _TILE_SUBPHASES = frozenset((PH_TILE_OPTION, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_
 def _a1_effect_in_progress(s: State) -> bool:
     """The decision in progress belongs to a tile effect resolved in A1 (not in Repair, not Command's ship,
     not a Mission card drawn in A2 or A3).  Call only in one of ``_TILE_SUBPHASES``."""
-    m = s.mv
-    if m[M_TILE_RETURN] != PH_A1_TILES:
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_TILE_RETURN] != PH_A1_TILES:
         return False
-    ph = m[M_PHASE]
+    ph = m.r[M_PHASE]
     if ph == PH_KEEP:
-        return m[M_KEEP_RETURN] == PH_TILE_DRAW
+        return m.r[M_KEEP_RETURN] == PH_TILE_DRAW
     if ph == PH_SHIP_SELECT or ph == PH_SHIP_MOVE:
-        return m[M_MOVE_RETURN] != PH_COMMAND_CARD
+        return m.r[M_MOVE_RETURN] != PH_COMMAND_CARD
     return True
 
 
@@ -105,8 +113,9 @@ def _a2_still_possible(t: State, p: int) -> bool:
 
 def _guard_a1_effect(s: State, legal: list[int]) -> list[int]:
     """The legal actions of a tile effect's step: in A1, those that still leave a die use (R-A2)."""
+    m = cython.declare(Registers, registers(s))
     if _a1_effect_in_progress(s):
-        return _guarded(s, s.mv[M_TURN_PLAYER], legal)
+        return _guarded(s, m.r[M_TURN_PLAYER], legal)
     return legal
 
 

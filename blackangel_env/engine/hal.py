@@ -36,6 +36,9 @@ from ..state import (
     BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
     O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
 from .decks import _draw_mission, _refill_adv_slot, _shuffled
@@ -54,8 +57,8 @@ def hal_free_activation(s: State, card: int) -> None:
 
 @cython.ccall
 def _draw_hal_card(s: State) -> int:
-    m = s.mv
-    n = m[M_HAL_DECK_N]
+    m = cython.declare(Registers, registers(s))
+    n = m.r[M_HAL_DECK_N]
     if n == 0:
         # The deck is exhausted: shuffle the discards (all other cards) into a new deck.
         cards = _shuffled(s, list(range(12)))
@@ -64,8 +67,8 @@ def _draw_hal_card(s: State) -> int:
         _log(s, "Hal's deck is reshuffled")
     card = s.hal_deck.item(n - 1)
     s.hal_deck[n - 1] = -1
-    m[M_HAL_DECK_N] = n - 1
-    m[M_HAL_CARD] = card
+    m.r[M_HAL_DECK_N] = n - 1
+    m.r[M_HAL_CARD] = card
     return card
 
 
@@ -74,13 +77,13 @@ def _draw_hal_card(s: State) -> int:
 def _pick_die(s: State, colour: int) -> int:
     """Hal takes the die of greatest value among his and the player's unreserved dice; his own on ties, then the
     lowest die id.  -1 when there is none: the colour is not available to him."""
-    m = s.mv
+    m = cython.declare(Registers, registers(s))
     best = -1
     best_key = -1
     for d in range(6 * colour, 6 * colour + 6):
-        o = m[O_DIE_OWNER + d]
-        if o == BOT or (o == 0 and not m[O_DIE_RESERVED + d]):
-            key = 2 * m[O_DIE_VALUE + d] + (o == BOT)          # the value first, then Hal's own die
+        o = m.r[O_DIE_OWNER + d]
+        if o == BOT or (o == 0 and not m.r[O_DIE_RESERVED + d]):
+            key = 2 * m.r[O_DIE_VALUE + d] + (o == BOT)          # the value first, then Hal's own die
             if key > best_key:
                 best, best_key = d, key
     return best
@@ -92,25 +95,25 @@ def _take_die(s: State, d: int) -> None:
     resource from the supply in compensation."""
     if not 0 <= d < 18:
         raise ValueError(f"_take_die: {d!r} is not a die 0-17")
-    m = s.mv                                   # the dice and resources through the buffer (state.FIXED_OFFSETS)
-    if m[O_DIE_OWNER + d] == 0:
-        m[O_RES] += 1
+    m = cython.declare(Registers, registers(s))     # the dice and resources through the buffer (FIXED_OFFSETS)
+    if m.r[O_DIE_OWNER + d] == 0:
+        m.r[O_RES] += 1
         if s.log is not None:
-            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {m[O_DIE_VALUE + d]} (player_0 takes 1 resource)")
-    m[O_DIE_OWNER + d] = DIE_SUPPLY
-    m[O_DIE_RESERVED + d] = 0
+            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {m.r[O_DIE_VALUE + d]} (player_0 takes 1 resource)")
+    m.r[O_DIE_OWNER + d] = DIE_SUPPLY
+    m.r[O_DIE_RESERVED + d] = 0
 
 
 def hal_turn(s: State) -> None:
     """One turn of Hal's, right after the player's turn."""
     comp = s.comp
-    m = s.mv
-    has_die = BOT in m[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()
+    m = cython.declare(Registers, registers(s))
+    has_die = BOT in s.mv[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()
     if not has_die:
         _hal_sequence_b(s)
         return
     card = _draw_hal_card(s)
-    top = m[O_LAST_SEQ] == SEQ_A
+    top = m.r[O_LAST_SEQ] == SEQ_A
     halves = [(comp.hal_top_colour[card], comp.hal_top_action[card]),
               (comp.hal_bottom_colour[card], comp.hal_bottom_action[card])]
     if not top:
@@ -120,19 +123,19 @@ def hal_turn(s: State) -> None:
     for colour, action in halves:
         d = _pick_die(s, colour)
         if d >= 0:                            # the colour is available: his or the player's unreserved die
-            value = m[O_DIE_VALUE + d]
+            value = m.r[O_DIE_VALUE + d]
             _take_die(s, d)
-            m[O_DIE_VALUE + d] = 0
-            m[O_DIE_OWNER + d] = DIE_IN_USE   # on the action until his turn is done: no Damage cube lands on it
+            m.r[O_DIE_VALUE + d] = 0
+            m.r[O_DIE_OWNER + d] = DIE_IN_USE   # on the action until his turn is done: no Damage cube lands on it
             _hal_action(s, card, action, value, colour)
-            m[O_DIE_OWNER + d] = DIE_SUPPLY
+            m.r[O_DIE_OWNER + d] = DIE_SUPPLY
             return
     # Neither colour: return an unreserved die of the third colour (same choice rule), Hal gains 3 VP.
     third = 3 - halves[0][0] - halves[1][0]
     d = _pick_die(s, third)
     if d >= 0:
         _take_die(s, d)
-        m[O_DIE_VALUE + d] = 0
+        m.r[O_DIE_VALUE + d] = 0
     gain_vp(s, BOT, 3, SRC_HAL, f"no {COLOURS[halves[0][0]]} or {COLOURS[halves[1][0]]} die available")
 
 
@@ -140,11 +143,12 @@ def hal_turn(s: State) -> None:
 def _hal_sequence_b(s: State) -> None:
     """Hal has no dice: roll for him (never reserving; a damaged die costs him 1 VP, rules-notes D17) and
     advance the Black Angel as in Sequence B."""
+    m = cython.declare(Registers, registers(s))
     if is_final_turn(s):
         # END OF THE GAME, IMPORTANT: a final-turn Sequence B may be passed; passing never costs Hal VP.
         _log(s, "Hal has no dice in his final turn: he passes")
         return
-    if s.mv[M_END_TRIGGERED]:          # END OF THE GAME: the Black Angel advances no further
+    if m.r[M_END_TRIGGERED]:          # END OF THE GAME: the Black Angel advances no further
         _log(s, "Hal has no dice: he rolls (the Black Angel advances no further: the end is triggered)")
         _roll_robots(s, BOT, True)
         return
@@ -296,12 +300,13 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
 
 @cython.ccall
 def _hal_command(s: State, colour: int) -> None:
+    m = cython.declare(Registers, registers(s))
     comp = s.comp
     card = _draw_mission(s, colour)
     if card < 0:
         _unable(s, f"no {COLOURS[colour]} Mission card to draw")
         return
-    n_strips = s.mv[M_N_STRIPS]
+    n_strips = m.r[M_N_STRIPS]
     positions = range(n_strips) if comp.mission_kind[card] != MISSION_ACTIVATION else range(n_strips - 1, -1, -1)
     target = -1
     for pos in positions:

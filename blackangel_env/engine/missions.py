@@ -4,9 +4,17 @@ activation and which cards it can reach.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..board import neighbours
 from ..constants import T_SPES
 from ..state import MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_goods, seat_name
 from .decks import _pop_tech, _push_display
@@ -18,8 +26,9 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     """Command steps 2-4 (also used by Hal): the card, its owner's robot and reward, Ravagers, new tiles.  A seat,
     card or hex out of range, a card already in Space or an occupied hex raise ValueError before anything
     changes."""
+    m = cython.declare(Registers, registers(s))
     comp = s.comp
-    n_cards, n_hexes = s.mc_where.shape[0], 5 * s.mv[M_N_STRIPS]
+    n_cards, n_hexes = s.mc_where.shape[0], 5 * m.r[M_N_STRIPS]
     if not (0 <= p < MAX_SEATS and 0 <= card < n_cards and 0 <= h < n_hexes):
         raise ValueError(f"place_mission: seat {p!r}, card {card!r} and hex {h!r} must be a seat 0-{MAX_SEATS - 1}, "
                          f"a Mission card 0-{n_cards - 1} and a hex 0-{n_hexes - 1} of the board")
@@ -39,7 +48,7 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     reward[comp.mission_reward[card]] = comp.mission_reward_amount[card]
     gain_goods(s, p, reward, SRC_REWARD, f"reward of Mission card {card}")
     icons = 0
-    for g in neighbours(s.mv[M_N_STRIPS])[h]:
+    for g in neighbours(m.r[M_N_STRIPS])[h]:
         if s.hex_card.item(g) < 0 and s.hex_terrain.item(g) != T_SPES:
             icons += s.hex_icons.item(g)
     if icons:
@@ -47,7 +56,7 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     for colour in comp.mission_tiles[card]:
         t = _pop_tech(s, colour)
         if t >= 0:
-            if s.mv[M_ADVANCED]:
+            if m.r[M_ADVANCED]:
                 s.tile_boost[t] = 1
             _push_display(s, t)
 

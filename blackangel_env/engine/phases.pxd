@@ -2,3 +2,7 @@
 # ``_legal_list`` compares the state buffer with its cache key in place instead of copying it to bytes first.
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 from libc.string cimport memcmp
+
+# the state's buffer as a typed memoryview (``registers``, an inline C function)
+from blackangel_env._registers cimport registers
+from blackangel_env.state cimport Registers

@@ -21,6 +21,9 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 from .. import actions as A
 from .. import state as _state_module
 from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import IllegalActionError, not_a_state, seat_name
 from .kernels import mask_rows
@@ -132,7 +135,8 @@ def apply(s: State, action: int) -> None:
     """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
     if not isinstance(s, State):
         raise not_a_state("apply", s)
-    if s.mv[M_GAME_OVER]:
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_GAME_OVER]:
         raise IllegalActionError(f"the game is over; action {action} cannot be applied")
     if type(action) is not int:            # a plain int (the usual case) needs neither check nor conversion
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -148,10 +152,9 @@ def apply(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    m = s.mv
-    v = m[M_DECISIONS]
+    v = m.r[M_DECISIONS]
     if v < 32767:
-        m[M_DECISIONS] = v + 1
+        m.r[M_DECISIONS] = v + 1
     else:                             # at int16's bound, numpy's in-place add (it wraps, with a warning)
         s.m[M_DECISIONS] += 1
 
@@ -161,18 +164,19 @@ def apply_unchecked(s: State, action: int) -> None:
     if s.log is not None:
         s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
-    m = s.mv
-    v = m[M_DECISIONS]
+    m = cython.declare(Registers, registers(s))
+    v = m.r[M_DECISIONS]
     if v < 32767:
-        m[M_DECISIONS] = v + 1
+        m.r[M_DECISIONS] = v + 1
     else:                             # at int16's bound, numpy's in-place add (it wraps, with a warning)
         s.m[M_DECISIONS] += 1
 
 
 @cython.ccall
 def _dispatch(s: State, action: int) -> None:
+    m = cython.declare(Registers, registers(s))
     s._legal_cache = None
-    _APPLY[s.mv[M_PHASE]](s, action)
+    _APPLY[m.r[M_PHASE]](s, action)
 
 
 def _legal_game_over(s: State) -> list[int]:
@@ -186,10 +190,10 @@ register(PH_GAME_OVER, legal=_legal_game_over)
 def _compute_legal(s: State) -> list[int]:
     """The sorted legal actions of the position, computed afresh and not kept (``rollouts``, which never asks
     twice in the same position, saves the key of ``_legal_list``'s cache)."""
-    m = s.mv
-    if m[M_GAME_OVER]:
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_GAME_OVER]:
         return []
-    ph = m[M_PHASE]
+    ph = m.r[M_PHASE]
     out: list = _LEGAL[ph](s)
     f = _FILTER[ph]
     if f is not None:

@@ -23,6 +23,9 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from .. import generator_state
 from ..state import BOT, M_GAME_OVER, M_SOLO, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .end import final_scores
 from .kernels import seed_sequence_words, uint32_words
@@ -78,11 +81,11 @@ def _play_out(c: State, rng: np.random.Generator, limit: int) -> int:
     """Play ``c`` to the end, each decision uniform over the legal actions: the k-th of n legal actions with
     k = int(u * n), u the policy generator's next number (drawn ``_DRAWS`` at a time: the same stream as one by
     one).  Returns the decisions taken, or -1 when the game is still going after ``limit``."""
-    m = c.mv
+    m = cython.declare(Registers, registers(c))
     draws: list = []
     j = 0
     k = 0
-    while not m[M_GAME_OVER]:
+    while not m.r[M_GAME_OVER]:
         if k >= limit:
             return -1
         if j == len(draws):

@@ -5,7 +5,15 @@ in ``board_actions``; destroying Ravagers in ``destroy``.)
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..state import M_RAV_DECK_N, RV_BOARD, RV_DECK, RV_DISCARD, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log
 from .decks import _pop_ravager
@@ -46,25 +54,26 @@ def _ravager_can_land(s: State) -> bool:
 def _ravagers_appear(s: State, count: int) -> None:
     """Command step 3: one Ravager card per visible icon; full locations discard and draw again.  The end is
     triggered when the deck becomes empty (END OF THE GAME); further draws use the reshuffled discard."""
+    m = cython.declare(Registers, registers(s))
     placed = 0
     while placed < count:
         if not _ravager_can_land(s):
             # Every card left in the deck and its discard targets a full location: each draw would be
             # discarded until the deck runs out (which triggers the end), then the reshuffled discard would
             # loop forever.  Play that out once and stop (rules decision R-D1).
-            n = s.mv[M_RAV_DECK_N]
+            n = m.r[M_RAV_DECK_N]
             if n:
                 for i in range(n):
                     s.rav_where[s.rav_deck.item(i)] = RV_DISCARD
                 s.rav_deck[:n] = -1
-                s.mv[M_RAV_DECK_N] = 0
+                m.r[M_RAV_DECK_N] = 0
                 _trigger_end(s, "the Ravager deck is empty")
             _log(s, "no Ravager card left can reach a free location: no more Ravager appears")
             return
         r = _pop_ravager(s)
         if r < 0:
             return
-        if s.mv[M_RAV_DECK_N] == 0:
+        if m.r[M_RAV_DECK_N] == 0:
             _trigger_end(s, "the Ravager deck is empty")
         if _place_ravager(s, r):
             placed += 1

@@ -4,10 +4,18 @@ onto a tile of the grid (which activates it).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import DEBRIS_TO_STORAGE, DEBRIS_TO_TILE, DONE, REPAIR_ACTION, REPAIR_DIE
 from ..state import (
     DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, PH_DEBRIS, PH_REPAIR, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .phases import register
 from .a3 import _a3
@@ -15,11 +23,11 @@ from .tiles import _activatable, _start_tile
 
 
 def _legal_repair(s: State) -> list[int]:
-    m = s.mv
-    out = [DONE] if m[M_DONE] > 0 else []
-    out.extend([REPAIR_ACTION + a for a, k in enumerate(m[O_DMG:O_DMG + 6].tolist()) if k > 0])
-    owners = m[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()       # the fields through the buffer
-    damaged = m[O_DIE_DAMAGED:O_DIE_DAMAGED + 18].tolist()
+    m = cython.declare(Registers, registers(s))
+    out = [DONE] if m.r[M_DONE] > 0 else []
+    out.extend([REPAIR_ACTION + a for a, k in enumerate(s.mv[O_DMG:O_DMG + 6].tolist()) if k > 0])
+    owners = s.mv[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()       # the fields through the buffer
+    damaged = s.mv[O_DIE_DAMAGED:O_DIE_DAMAGED + 18].tolist()
     for c in range(3):
         if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
             out.append(REPAIR_DIE + c)
@@ -27,7 +35,8 @@ def _legal_repair(s: State) -> list[int]:
 
 
 def _legal_debris(s: State) -> list[int]:
-    p = s.mv[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     out = [DEBRIS_TO_STORAGE]
     debris = s.tile_debris
     for cell, t in enumerate(s.grid[p].tolist()):
@@ -37,7 +46,7 @@ def _legal_debris(s: State) -> list[int]:
 
 
 def _do_repair(s: State, a: int) -> None:
-    m = s.mv
+    m = cython.declare(Registers, registers(s))
     if a == DONE:
         _a3(s)
         return
@@ -50,12 +59,13 @@ def _do_repair(s: State, a: int) -> None:
             if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
                 s.die_damaged[d] = 0
                 break
-    m[M_DONE] += 1
-    m[M_PHASE] = PH_DEBRIS
+    m.r[M_DONE] += 1
+    m.r[M_PHASE] = PH_DEBRIS
 
 
 def _do_debris(s: State, a: int) -> None:
-    p = s.mv[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     if a == DEBRIS_TO_STORAGE:
         s.debris[p] += 1
         _continue_repair(s)
@@ -67,9 +77,9 @@ def _do_debris(s: State, a: int) -> None:
 
 
 def _continue_repair(s: State) -> None:
-    m = s.mv
-    if m[M_DONE] < m[M_VALUE] and len(_legal_repair(s)) > 1:
-        m[M_PHASE] = PH_REPAIR
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_DONE] < m.r[M_VALUE] and len(_legal_repair(s)) > 1:
+        m.r[M_PHASE] = PH_REPAIR
     else:
         _a3(s)
 

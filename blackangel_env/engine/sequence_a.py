@@ -20,6 +20,9 @@ from ..state import (
     O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_HAND_MC, O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD,
     PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_vp, seat_name
 from .decks import _hand_missions, _lowest_hand_ravager
@@ -34,12 +37,12 @@ from .board_actions import _resolve_ravager_effect
 
 @cython.locals(p=cython.long, o=cython.long, k=cython.long, card=cython.long, base=cython.long)
 def _legal_a1_card(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
     empty: list = []
     for k in range(6):
-        if m[o + k] < 0:
+        if m.r[o + k] < 0:
             empty.append(k)
     cands: list = []
     if empty:
@@ -47,7 +50,7 @@ def _legal_a1_card(s: State) -> list[int]:
             base = PLAY_MISSION + card * 6
             for k in empty:
                 cands.append(base + k)
-        if m[O_HAND_RAV + p] > 0:
+        if m.r[O_HAND_RAV + p] > 0:
             for k in empty:
                 cands.append(PLAY_RAVAGER + k)
     return [DONE] + _guarded(s, p, cands)
@@ -55,12 +58,14 @@ def _legal_a1_card(s: State) -> list[int]:
 
 @cython.ccall
 def _pending_cells(s: State) -> list[int]:
-    pend = s.mv[M_PENDING]
+    m = cython.declare(Registers, registers(s))
+    pend = m.r[M_PENDING]
     return [c for c in range(9) if pend >> c & 1]
 
 
 def _legal_a1_tiles(s: State) -> list[int]:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     # R-A2 (with R-A3: activating a boost-side tile flips it and forfeits its 1x, which may be the die's only
     # use): every tile is judged with the choices its effect leads to; DONE (ending A1) only while a die is
     # usable, since a card may be played because a tile it activates makes a die usable again
@@ -72,15 +77,16 @@ def _legal_a1_tiles(s: State) -> list[int]:
 
 
 def _legal_a2_die(s: State) -> list[int]:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     return [SELECT_DIE + d for d in _selectable_dice(s, p)]
 
 
 def _legal_a2_modify(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and m[O_DEBRIS + p] >= 1
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    colour, value = m.r[M_DIE_COLOUR], m.r[M_DIE_VALUE]
+    can_flip = not m.r[M_DIE_BOUGHT] and not m.r[M_DIE_FLIPPED] and m.r[O_DEBRIS + p] >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     out = _die_uses(s, p, colour, value)               # a new list
@@ -100,10 +106,10 @@ def _legal_a2_modify(s: State) -> list[int]:
 
 
 def _legal_die_colour(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    colour, value = m[M_DIE_COLOUR], m[M_DIE_VALUE]
-    can_flip = not m[M_DIE_BOUGHT] and not m[M_DIE_FLIPPED] and m[O_DEBRIS + p] >= 1
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    colour, value = m.r[M_DIE_COLOUR], m.r[M_DIE_VALUE]
+    can_flip = not m.r[M_DIE_BOUGHT] and not m.r[M_DIE_FLIPPED] and m.r[O_DEBRIS + p] >= 1
     boosts = _die_boosts(s, p)
     cache: dict = {}
     return [SET_DIE_COLOUR + c for c in range(3)
@@ -119,8 +125,8 @@ def _line_cells(slot: int) -> list[int]:
 
 
 def _do_a1_card(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == DONE:
         _enter_a2(s)
         return
@@ -128,14 +134,14 @@ def _do_a1_card(s: State, a: int) -> None:
         slot = a - PLAY_RAVAGER
         r = _lowest_hand_ravager(s, p)
         s.rav_where[r] = RV_SLOT + p
-        m[O_HAND_RAV + p] -= 1
-        m[O_SLOTS + 6 * p + slot] = RAVAGER_SLOT + r
+        m.r[O_HAND_RAV + p] -= 1
+        m.r[O_SLOTS + 6 * p + slot] = RAVAGER_SLOT + r
         colour = -1
     else:
         card, slot = divmod(a - PLAY_MISSION, 6)
         s.mc_where[card] = MC_SLOT + p
-        m[O_HAND_MC + 3 * p + card // 20] -= 1
-        m[O_SLOTS + 6 * p + slot] = card
+        m.r[O_HAND_MC + 3 * p + card // 20] -= 1
+        m.r[O_SLOTS + 6 * p + slot] = card
         colour = card // 20
     pend = 0
     comp = s.comp
@@ -144,75 +150,77 @@ def _do_a1_card(s: State, a: int) -> None:
         t = grid[cell]
         if _activatable(s, t) and (colour < 0 or comp.tile_colour[t] == colour):
             pend |= 1 << cell
-    m[M_A1_SLOT] = slot
-    m[M_A1_COLOUR] = colour
-    m[M_PENDING] = pend
+    m.r[M_A1_SLOT] = slot
+    m.r[M_A1_COLOUR] = colour
+    m.r[M_PENDING] = pend
     if pend:
-        m[M_PHASE] = PH_A1_TILES
+        m.r[M_PHASE] = PH_A1_TILES
     else:
         _enter_a2(s)
 
 
 def _do_a1_tiles(s: State, a: int) -> None:
-    m = s.mv
+    m = cython.declare(Registers, registers(s))
     if a == DONE:
-        m[M_PENDING] = 0
+        m.r[M_PENDING] = 0
         _enter_a2(s)
         return
     cell = a - RESOLVE_TILE
-    m[M_PENDING] = m[M_PENDING] & ~(1 << cell)
+    m.r[M_PENDING] = m.r[M_PENDING] & ~(1 << cell)
     _start_tile(s, cell, PH_A1_TILES, False)
 
 
 def _after_a1_tile(s: State) -> None:
-    if s.mv[M_PENDING]:
-        s.mv[M_PHASE] = PH_A1_TILES
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_PENDING]:
+        m.r[M_PHASE] = PH_A1_TILES
     else:
         _enter_a2(s)
 
 
 @cython.ccall
 def _enter_a2(s: State) -> None:
-    s.mv[M_PHASE] = PH_A2_DIE
-    s.mv[M_ACTOR] = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    m.r[M_PHASE] = PH_A2_DIE
+    m.r[M_ACTOR] = m.r[M_TURN_PLAYER]
 
 
 def _do_a2_die(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     d = a - SELECT_DIE
-    owner = m[O_DIE_OWNER + d]
+    owner = m.r[O_DIE_OWNER + d]
     bought = owner != p
     if bought:
-        m[O_RES + p] -= 1
+        m.r[O_RES + p] -= 1
         if owner == BOT:
-            if m[M_SOLO]:
+            if m.r[M_SOLO]:
                 gain_vp(s, BOT, 1, SRC_TRADE, f"{seat_name(s, p)} bought Hal's die")
             # 2 players: the resource goes to the supply (2-PLAYER GAME)
         else:
-            m[O_RES + owner] += 1
+            m.r[O_RES + owner] += 1
         if s.log is not None:
-            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {m[O_DIE_VALUE + d]}")
-    m[O_DIE_OWNER + d] = DIE_IN_USE
-    m[O_DIE_RESERVED + d] = 0
-    m[M_DIE] = d
-    m[M_DIE_BOUGHT] = int(bought)
-    m[M_DIE_COLOUR0] = d // 6
-    m[M_DIE_COLOUR] = d // 6
-    m[M_DIE_VALUE] = m[O_DIE_VALUE + d]
-    m[M_DIE_FLIPPED] = 0
-    m[M_BOOSTS_USED] = 0
-    m[M_PHASE] = PH_A2_MODIFY
+            _log(s, f"{seat_name(s, p)} buys {seat_name(s, owner)}'s {COLOURS[d // 6]} {m.r[O_DIE_VALUE + d]}")
+    m.r[O_DIE_OWNER + d] = DIE_IN_USE
+    m.r[O_DIE_RESERVED + d] = 0
+    m.r[M_DIE] = d
+    m.r[M_DIE_BOUGHT] = int(bought)
+    m.r[M_DIE_COLOUR0] = d // 6
+    m.r[M_DIE_COLOUR] = d // 6
+    m.r[M_DIE_VALUE] = m.r[O_DIE_VALUE + d]
+    m.r[M_DIE_FLIPPED] = 0
+    m.r[M_BOOSTS_USED] = 0
+    m.r[M_PHASE] = PH_A2_MODIFY
 
 
 def _do_a2_modify(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == FLIP_DIE:
-        m[O_DEBRIS + p] -= 1
-        v = FLIP[m[M_DIE_VALUE]]
-        m[M_DIE_VALUE] = v
-        m[M_DIE_FLIPPED] = 1
+        m.r[O_DEBRIS + p] -= 1
+        v = FLIP[m.r[M_DIE_VALUE]]
+        m.r[M_DIE_VALUE] = v
+        m.r[M_DIE_FLIPPED] = 1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} spends a debris to flip the die to {v}")
         return
@@ -221,11 +229,11 @@ def _do_a2_modify(s: State, a: int) -> None:
         t = s.grid.item(p, cell)
         s.tile_boost[t] = 0
         if s.comp.tile_boost[t] == BE_SET_THREE:
-            m[M_DIE_VALUE] = 3
+            m.r[M_DIE_VALUE] = 3
             if s.log is not None:
                 _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: the die becomes a 3")
         else:
-            m[M_PHASE] = PH_DIE_COLOUR
+            m.r[M_PHASE] = PH_DIE_COLOUR
             if s.log is not None:
                 _log(s, f"{seat_name(s, p)} uses tile {t}'s 1x: change the die's colour")
         return
@@ -234,16 +242,17 @@ def _do_a2_modify(s: State, a: int) -> None:
         return
     # BOARD_ACTION
     act = a - BOARD_ACTION
-    m[M_ACTION] = act
+    m.r[M_ACTION] = act
     if any(s.comp.tile_boost_arg[s.grid.item(p, c)] == act for c in _boost_cells(s, p, BE_VP_ON_ACTION)):
-        m[M_PHASE] = PH_ACTION_BOOST
+        m.r[M_PHASE] = PH_ACTION_BOOST
         return
     _resolve_ravager_effect(s)
 
 
 def _do_die_colour(s: State, a: int) -> None:
-    s.mv[M_DIE_COLOUR] = a - SET_DIE_COLOUR
-    s.mv[M_PHASE] = PH_A2_MODIFY
+    m = cython.declare(Registers, registers(s))
+    m.r[M_DIE_COLOUR] = a - SET_DIE_COLOUR
+    m.r[M_PHASE] = PH_A2_MODIFY
 
 
 register(PH_A1_CARD, legal=_legal_a1_card, do=_do_a1_card)

@@ -15,6 +15,9 @@ from ..state import (
     BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
     O_DIE_RESERVED, O_RES, O_SLOTS, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, gain_vp, seat_name
 from .decks import _discard_mission
@@ -28,14 +31,14 @@ from .rounds import _end_turn
 
 @cython.locals(p=cython.long, free=cython.long)
 def _legal_b_reserve(s: State) -> list[int]:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
-    free = m[M_B_FREE_COLOUR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
+    free = m.r[M_B_FREE_COLOUR]
     own = unreserved_dice(s, p)
     if free >= 0:
         return [RESERVE_DIE + d for d in own if d // 6 == free]
     out = [DONE]
-    if not m[M_B_PAID] and m[O_RES + p] >= 1:
+    if not m.r[M_B_PAID] and m.r[O_RES + p] >= 1:
         out.extend(RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
         c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
@@ -48,15 +51,16 @@ def _legal_b_reserve(s: State) -> list[int]:
 def _sequence_b(s: State, p: int) -> None:
     """B.1 Reroll: lose the value of the dice still in the compartment, roll one die per workstation robot
     (damaged dice cost 1 VP each); then the optional reservation."""
+    m = cython.declare(Registers, registers(s))
     total = return_dice(s, p)
     gain_vp(s, p, -total, SRC_PENALTY, "dice left in the compartment at Sequence B")
     _roll_robots(s, p, True)
-    if s.mv[M_N_PLAYERS] == 2:
+    if m.r[M_N_PLAYERS] == 2:
         _neutral_dice(s)
-    s.mv[M_B_PAID] = 0
-    s.mv[M_B_FREE_COLOUR] = -1
+    m.r[M_B_PAID] = 0
+    m.r[M_B_FREE_COLOUR] = -1
     if len(_legal_b_reserve(s)) > 1:
-        s.mv[M_PHASE] = PH_B_RESERVE
+        m.r[M_PHASE] = PH_B_RESERVE
         return
     _finish_b(s)
 
@@ -75,25 +79,25 @@ def _neutral_dice(s: State) -> None:
 
 
 def _do_b_reserve(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == DONE:
         _finish_b(s)
         return
     if USE_BOOST <= a < USE_BOOST + 9:
         t = s.grid.item(p, a - USE_BOOST)
         s.tile_boost[t] = 0
-        m[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
+        m.r[M_B_FREE_COLOUR] = s.comp.tile_boost_arg[t]
         return
     d = a - RESERVE_DIE
-    m[O_DIE_RESERVED + d] = 1
-    if m[M_B_FREE_COLOUR] >= 0:
-        m[M_B_FREE_COLOUR] = -1
+    m.r[O_DIE_RESERVED + d] = 1
+    if m.r[M_B_FREE_COLOUR] >= 0:
+        m.r[M_B_FREE_COLOUR] = -1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} (1x tile)")
     else:
-        m[O_RES + p] -= 1
-        m[M_B_PAID] = 1
+        m.r[O_RES + p] -= 1
+        m.r[M_B_PAID] = 1
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} reserves a {COLOURS[d // 6]} {s.die_value.item(d)} for 1 resource")
     if len(_legal_b_reserve(s)) == 1:
@@ -102,9 +106,10 @@ def _do_b_reserve(s: State, a: int) -> None:
 
 @cython.ccall
 def _finish_b(s: State) -> None:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     reset_board(s, p)
-    if not s.mv[M_END_TRIGGERED]:
+    if not m.r[M_END_TRIGGERED]:
         advance_black_angel(s)
     else:
         _log(s, "the Black Angel advances no further (end of the game triggered)")
@@ -116,15 +121,15 @@ def reset_board(s: State, p: int) -> None:
     """B.2: discard the cards played around the board; debris on tiles back to storage."""
     if not 0 <= p < 4:
         raise ValueError(f"reset_board: seat {p!r} is not a player seat 0-3")
-    m = s.mv
+    m = cython.declare(Registers, registers(s))
     o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
-    for k, code in enumerate(m[o:o + 6].tolist()):
+    for k, code in enumerate(s.mv[o:o + 6].tolist()):
         if code != -1:
             if code >= RAVAGER_SLOT:
                 s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
             elif code >= 0:
                 _discard_mission(s, code)
-            m[o + k] = -1
+            m.r[o + k] = -1
     store_grid_debris(s, p)
 
 

@@ -4,6 +4,11 @@ reservations of the player aids.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 import dataclasses
 import os
 
@@ -22,6 +27,9 @@ from ..state import (
     RV_BOX, RV_DECK, RV_HAND, SRC_START, TL_ADV_DECK, TL_BOX, TL_DISPLAY, TL_GRID, TL_STACK, State, _views,
     buffer_size,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import SEQ_NONE, _log, seat_name
 from .decks import _draw_mission, _pop_ravager, _pop_tech, _refill_adv_slot, _shuffled, _to_hand
@@ -71,12 +79,12 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         s.log = []
         _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
                 f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
-    m = s.mv
-    m[M_N_PLAYERS] = n
-    m[M_ADVANCED] = int(config.advanced)
-    m[M_SOLO] = int(solo)
+    m = cython.declare(Registers, registers(s))
+    m.r[M_N_PLAYERS] = n
+    m.r[M_ADVANCED] = int(config.advanced)
+    m.r[M_SOLO] = int(solo)
     n_strips = comp.strips_used[n]
-    m[M_N_STRIPS] = n_strips
+    m.r[M_N_STRIPS] = n_strips
 
     # Step 2: dice (6 / 5 / 4 per colour).
     per = comp.dice_per_colour[n]
@@ -90,7 +98,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     # lay the strips: terrain, comet and icons of their hexes (the first three rows of the hex block) in one
     # assignment, (strips, 3, 5) -> (3, hexes)
     _hex_block(s)[:3, :5 * n_strips] = _strip_hexes(comp)[chosen, faces].transpose(1, 0, 2).reshape(3, -1)
-    m[M_SPES_TOKEN_POS] = n_strips - 1
+    m.r[M_SPES_TOKEN_POS] = n_strips - 1
     # Step 5: Technology stacks, display (one tile of each colour on the first 3 spaces, at random).
     for c in range(3):
         ids = _shuffled(s, list(range(16 * c, 16 * c + 16)))
@@ -108,7 +116,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     adv = _shuffled(s, list(range(ADV_TILE0, ADV_TILE0 + 16)))
     s.tile_where[ADV_TILE0:ADV_TILE0 + 16] = TL_ADV_DECK
     s.adv_deck[:16] = adv[::-1]
-    m[M_ADV_DECK_N] = 16
+    m.r[M_ADV_DECK_N] = 16
     for slot in range(comp.n_advanced_slots):
         _refill_adv_slot(s, slot)
     # Step 7: Mission decks.
@@ -123,7 +131,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     s.rav_where[rav[:removed]] = RV_BOX
     deck = rav[removed:]
     s.rav_deck[:len(deck)] = deck
-    m[M_RAV_DECK_N] = len(deck)
+    m.r[M_RAV_DECK_N] = len(deck)
     s.rav_where[deck] = RV_DECK
     for _ in range(2):
         r = _pop_ravager(s)
@@ -163,7 +171,7 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
         s.robots_break[BOT] = comp.robots_per_player - 3
         hal = _shuffled(s, list(range(12)))
         s.hal_deck[:12] = hal[::-1]
-        m[M_HAL_DECK_N] = 12
+        m.r[M_HAL_DECK_N] = 12
     # Step 15: in turn order each player rolls one die of each colour; then the neutral / Hal dice.
     seats = list(range(n)) + ([BOT] if n <= 2 else [])
     _roll_dice(s, [(p, c, 1) for p in seats for c in range(3)], penalise=False)
@@ -171,8 +179,8 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     for p in range(1, n):
         if comp.aid_resources[p]:
             s.res[p] += comp.aid_resources[p]
-    m[M_ROUND] = 1
-    m[M_TURN_PLAYER] = 0
+    m.r[M_ROUND] = 1
+    m.r[M_TURN_PLAYER] = 0
     for p in range(n):
         s.last_seq[p] = SEQ_NONE
     _next_setup_reserve(s, 0)
@@ -206,25 +214,28 @@ def _blank_buffer(display_len: int) -> np.ndarray:
 
 def _next_setup_reserve(s: State, start: int) -> None:
     """Players whose aid grants a free reservation choose a die (or none), in turn order (SETUP step 15)."""
-    n = s.mv[M_N_PLAYERS]
+    m = cython.declare(Registers, registers(s))
+    n = m.r[M_N_PLAYERS]
     for p in range(start, n):
         if s.comp.aid_free_reserve[p] and any(s.die_owner.item(d) == p for d in range(18)):
-            s.mv[M_PHASE] = PH_SETUP_RESERVE
-            s.mv[M_SETUP_SEAT] = p
-            s.mv[M_ACTOR] = p
+            m.r[M_PHASE] = PH_SETUP_RESERVE
+            m.r[M_SETUP_SEAT] = p
+            m.r[M_ACTOR] = p
             return
-    s.mv[M_SETUP_SEAT] = -1
+    m.r[M_SETUP_SEAT] = -1
     _start_turn(s, 0)
 
 
 def _legal_setup_reserve(s: State) -> list[int]:
-    p = s.mv[M_SETUP_SEAT]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_SETUP_SEAT]
     reserved = s.die_reserved.tolist()
     return [DONE] + [RESERVE_DIE + d for d, o in enumerate(s.die_owner.tolist()) if o == p and not reserved[d]]
 
 
 def _do_setup_reserve(s: State, a: int) -> None:
-    p = s.mv[M_SETUP_SEAT]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_SETUP_SEAT]
     if a != DONE:
         d = a - RESERVE_DIE
         s.die_reserved[d] = 1

@@ -4,6 +4,11 @@ effect that needs a choice has its own phase (option, adjacent tile, draw colour
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import ACTIVATE_ADJACENT, DONE, DRAW_COLOUR, ROBOT_TO_BREAK_ROOM, ROBOT_TO_WORKSTATION, TILE_OPTION
 from ..constants import (
     ADV_TILE0, COLOURS, TE_ACT_HORIZONTAL, TE_ACT_VERTICAL, TE_DEBRIS, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP,
@@ -14,6 +19,9 @@ from ..state import (
     M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, PH_A1_TILES, PH_REPAIR, PH_SHIP_SELECT, PH_TILE_ADJACENT,
     PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, SRC_TILES, State,
 )
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import _log, _take_robots, gain_vp, seat_name
 from .decks import _draw_mission, _mission_available, _to_hand
@@ -31,9 +39,10 @@ def _activatable(s: State, t: int) -> bool:
 
 
 def _legal_tile_adjacent(s: State) -> list[int]:
-    p = s.mv[M_ACTOR]
-    cell = s.mv[M_TILE_CELL]
-    eff = s.mv[M_TILE_EFFECT]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
+    cell = m.r[M_TILE_CELL]
+    eff = m.r[M_TILE_EFFECT]
     r, c = divmod(cell, 3)
     cells = [(r - 1, c), (r + 1, c)] if eff == TE_ACT_VERTICAL else [(r, c - 1), (r, c + 1)]
     out = [DONE]
@@ -50,7 +59,8 @@ def _legal_tile_draw(s: State) -> list[int]:
 
 
 def _legal_tile_robot(s: State) -> list[int]:
-    p = s.mv[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     cands = []
     if s.robots_break.item(p) > 0:
         cands.extend(ROBOT_TO_WORKSTATION + c for c in range(3))
@@ -60,27 +70,27 @@ def _legal_tile_robot(s: State) -> list[int]:
 
 def _start_tile(s: State, cell: int, ret: int, adjacent: bool) -> None:
     """Resolve the tile in ``cell`` (activated by a card, debris or an activation tile)."""
-    m = s.mv
-    p = m[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     t = s.grid.item(p, cell)
     if s.tile_boost.item(t):
         s.tile_boost[t] = 0      # ADVANCED RULES: flipping early makes a boost tile activatable (forfeits 1x)
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} flips tile {t} to its standard side")
-    m[M_TILE_CELL] = cell
-    m[M_TILE_RETURN] = ret
-    m[M_TILE_ADJACENT] = int(adjacent)
+    m.r[M_TILE_CELL] = cell
+    m.r[M_TILE_RETURN] = ret
+    m.r[M_TILE_ADJACENT] = int(adjacent)
     eff = s.comp.tile_effect[t]
     if eff == TE_OR:
-        m[M_PHASE] = PH_TILE_OPTION
+        m.r[M_PHASE] = PH_TILE_OPTION
         return
     _run_tile_effect(s, eff)
 
 
 def _run_tile_effect(s: State, eff: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
-    m[M_TILE_EFFECT] = eff
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
+    m.r[M_TILE_EFFECT] = eff
     if eff == TE_VP:
         gain_vp(s, p, 1, SRC_TILES, "Technology tile")
     elif eff == TE_SHIP:
@@ -100,26 +110,27 @@ def _run_tile_effect(s: State, eff: int) -> None:
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} takes a robot (tile)")
     elif eff == TE_MOVE_SHIP:
-        m[M_MOVE_RANGE] = 2
-        m[M_MOVE_MIN] = 0
-        m[M_MOVE_RETURN] = PH_TILE_OPTION     # marker: a tile's move, not Command
-        m[M_PHASE] = PH_SHIP_SELECT
+        m.r[M_MOVE_RANGE] = 2
+        m.r[M_MOVE_MIN] = 0
+        m.r[M_MOVE_RETURN] = PH_TILE_OPTION     # marker: a tile's move, not Command
+        m.r[M_PHASE] = PH_SHIP_SELECT
         return
     elif eff == TE_MOVE_ROBOT:
-        m[M_PHASE] = PH_TILE_ROBOT
+        m.r[M_PHASE] = PH_TILE_ROBOT
         return
     elif eff in (TE_ACT_VERTICAL, TE_ACT_HORIZONTAL):
-        m[M_PHASE] = PH_TILE_ADJACENT
+        m.r[M_PHASE] = PH_TILE_ADJACENT
         return
     elif eff == TE_DRAW_MISSION:
-        m[M_PHASE] = PH_TILE_DRAW
+        m.r[M_PHASE] = PH_TILE_DRAW
         return
     _finish_tile(s)
 
 
 def _finish_tile(s: State) -> None:
-    ret = s.mv[M_TILE_RETURN]
-    s.mv[M_TILE_EFFECT] = -1
+    m = cython.declare(Registers, registers(s))
+    ret = m.r[M_TILE_RETURN]
+    m.r[M_TILE_EFFECT] = -1
     if ret == PH_A1_TILES:
         _RESUME[PH_A1_TILES](s)            # sequence_a._after_a1_tile
     else:
@@ -127,27 +138,28 @@ def _finish_tile(s: State) -> None:
 
 
 def _do_tile_option(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
-    t = s.grid.item(p, m[M_TILE_CELL])
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
+    t = s.grid.item(p, m.r[M_TILE_CELL])
     _run_tile_effect(s, s.comp.tile_options[t][a - TILE_OPTION])
 
 
 def _do_tile_adjacent(s: State, a: int) -> None:
+    m = cython.declare(Registers, registers(s))
     if a == DONE:
         _finish_tile(s)
         return
-    _start_tile(s, a - ACTIVATE_ADJACENT, s.mv[M_TILE_RETURN], True)
+    _start_tile(s, a - ACTIVATE_ADJACENT, m.r[M_TILE_RETURN], True)
 
 
 def _do_tile_draw(s: State, a: int) -> None:
-    m = s.mv
-    p = m[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     if a == DONE:
         _finish_tile(s)
         return
     c = a - DRAW_COLOUR
-    if m[M_ADVANCED]:
+    if m.r[M_ADVANCED]:
         _draw_two(s, p, c, PH_TILE_DRAW)      # advanced rules: draw 2, keep 1
         return
     card = _draw_mission(s, c)
@@ -159,7 +171,8 @@ def _do_tile_draw(s: State, a: int) -> None:
 
 
 def _do_tile_robot(s: State, a: int) -> None:
-    p = s.mv[M_ACTOR]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_ACTOR]
     if a >= ROBOT_TO_BREAK_ROOM and a < ROBOT_TO_BREAK_ROOM + 3:
         c = a - ROBOT_TO_BREAK_ROOM
         s.robots_ws[p, c] -= 1
@@ -174,7 +187,8 @@ def _do_tile_robot(s: State, a: int) -> None:
 
 def _remove_neutral_robot(s: State, c: int) -> None:
     """2-PLAYER GAME: a robot added to a workstation removes the neutral robot there from the game."""
-    if s.mv[M_N_PLAYERS] == 2 and s.robots_ws.item(BOT, c) > 0:
+    m = cython.declare(Registers, registers(s))
+    if m.r[M_N_PLAYERS] == 2 and s.robots_ws.item(BOT, c) > 0:
         s.robots_ws[BOT, c] = 0
         if s.log is not None:
             _log(s, f"the neutral robot leaves the {COLOURS[c]} workstation")

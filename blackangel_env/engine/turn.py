@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
+    from .. import _cython_shim as cython
+
 from ..actions import PASS, SEQUENCE_A, SEQUENCE_B
 from ..state import M_PHASE, M_TURN_PLAYER, O_LAST_SEQ, PH_A1_CARD, PH_TURN, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 from .core import SEQ_A, SEQ_B, _log, seat_name
 from .phases import register
@@ -14,7 +22,8 @@ from .sequence_b import _sequence_b
 
 
 def _legal_turn(s: State) -> list[int]:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a2_possible(s, p):
         return [SEQUENCE_A, SEQUENCE_B]
     if is_final_turn(s):
@@ -23,15 +32,16 @@ def _legal_turn(s: State) -> list[int]:
 
 
 def _do_turn(s: State, a: int) -> None:
-    p = s.mv[M_TURN_PLAYER]
+    m = cython.declare(Registers, registers(s))
+    p = m.r[M_TURN_PLAYER]
     if a == SEQUENCE_A:
-        s.mv[O_LAST_SEQ + p] = SEQ_A
-        s.mv[M_PHASE] = PH_A1_CARD
+        m.r[O_LAST_SEQ + p] = SEQ_A
+        m.r[M_PHASE] = PH_A1_CARD
     elif a == SEQUENCE_B:
-        s.mv[O_LAST_SEQ + p] = SEQ_B
+        m.r[O_LAST_SEQ + p] = SEQ_B
         _sequence_b(s, p)
     else:  # PASS
-        s.mv[O_LAST_SEQ + p] = SEQ_B
+        m.r[O_LAST_SEQ + p] = SEQ_B
         if s.log is not None:
             _log(s, f"{seat_name(s, p)} passes the final turn")
         _end_turn(s)
