@@ -18,8 +18,9 @@ turn) is resolved here.  Rule decisions taken where the rulebook is silent or am
 
 Phases are small integers (``state.PH_*``); the decision in progress lives in the scalar registers
 ``state.m[M_*]``, so a state is fully described by its buffer and generator.  Handlers are plain functions that
-read and write the numpy views; the registers they read and write through ``state.mv[M_*]``, a ``memoryview`` of
-the same buffer (``m`` opens it), which takes and gives Python ints for less than numpy's ``item()``.
+read and write the numpy views; the registers they read and write through ``registers(s).r[M_*]``, a typed
+memoryview of the same buffer when compiled (a C field of ``state.Registers``, the compiled base of ``State``) and
+a ``memoryview`` interpreted (``m`` opens it), which takes and gives Python ints for less than numpy's ``item()``.
 The modules, bottom layer first (each imports only modules listed before it; ``docs/engine.md`` describes them):
 ``ship_moves`` (where a ship can end its move: compiled by the build,
 ``blackangel_env._compiled``), ``kernels`` (typed loops for the board's scroll and the dice a reroll takes),
