@@ -103,6 +103,7 @@ _last_fields = None            # the layout met last (a process plays one layout
 _last_layout = None
 
 
+@cython.ccall
 def _layout(s: State) -> _Layout:
     global _last_fields, _last_layout
     f = s._fields
