@@ -17,6 +17,7 @@ Randomness comes only from ``State.rng`` (a numpy Generator seeded at creation);
 from __future__ import annotations
 
 import copy as _copy
+import copyreg as _copyreg
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -330,6 +331,8 @@ def registers(s: Registers) -> Registers:
     rule modules call the inline C function of ``_registers.pxd`` instead, whose ``r`` is the typed memoryview
     ``Registers.r`` (made on the object's first call): each read or write is a C array access, its index
     checked as Python checks it."""
+    if not isinstance(s, Registers):
+        raise TypeError(f"expected a blackangel_env State, got {type(s).__name__}")
     return s
 
 
@@ -469,6 +472,11 @@ class State(Registers):
         self.log = snap.log if other.log is not None else None
         self._legal_cache = None
         self._pred = None
+
+    def __reduce_ex__(self, protocol):
+        # every pickle protocol (0 and 1 included, which would otherwise refuse the compiled base): the class
+        # made with its own __new__, then __setstate__
+        return _copyreg.__newobj__, (type(self),), self.__getstate__()
 
     def __getstate__(self) -> dict:
         # pickle, copy.copy, copy.deepcopy: the generator reader maps this object's memory, and the named views

@@ -291,3 +291,38 @@ def test_the_c_declarations_are_package_data():
     for pxd in sorted((root / "blackangel_env").rglob("*.pxd")):
         package = ".".join(pxd.parent.relative_to(root).parts)
         assert any(pxd.match(pattern) for pattern in data.get(package, [])), f"{pxd.name} not in {package}'s data"
+
+
+@pytest.mark.parametrize("protocol", range(6))
+def test_a_state_pickles_at_every_protocol(protocol):
+    """``State``'s compiled base (``Registers``) would refuse pickle protocols 0 and 1: ``State.__reduce_ex__``
+    pickles every protocol through the state's own ``__getstate__``, and the copy plays on as the original."""
+    import pickle
+    s = engine.new_game(num_players=3, seed=7)
+    r = np.random.default_rng(0)
+    for _ in range(15):
+        la = engine.legal_actions(s)
+        engine.apply(s, la[int(r.integers(len(la)))])
+    t = pickle.loads(pickle.dumps(s, protocol=protocol))
+    assert type(t) is type(s) and t == s
+    c = s.copy()
+    for _ in range(20):
+        if c.terminal:
+            break
+        a = engine.legal_actions(c)[0]
+        engine.apply(c, a)
+        engine.apply(t, a)
+    assert np.array_equal(t.buf, c.buf)
+
+
+def test_vp_past_the_buffers_range_raise_and_change_nothing():
+    """Compiled, a register store from C arithmetic would wrap: ``gain_vp`` checks the int16 range of the VP
+    and of its source column itself (rules-notes C13 sets no upper bound; the buffer does)."""
+    s = engine.new_game(num_players=2, seed=1)
+    s.vp[0] = 32760
+    before = s.buf.copy()
+    with pytest.raises(ValueError, match="16-bit range"):
+        engine.gain_vp(s, 0, 40000, 1, "test")
+    assert np.array_equal(s.buf, before)
+    engine.gain_vp(s, 0, 7, 1, "test")
+    assert s.vp[0] == 32767

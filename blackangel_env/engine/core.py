@@ -63,8 +63,12 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     new = old + n
     if new < 0:
         new = 0
+    by_src = m.r[O_VP_SRC + N_SRC * seat + src] + new - old
+    if new > 32767 or not -32768 <= by_src <= 32767:   # the buffer's int16 (checked: compiled, C stores wrap)
+        raise ValueError(f"gain_vp: {n:+d} VP would take seat {seat}'s VP ({old}) or its VP from source {src} "
+                         "past the state's 16-bit range")
     m.r[O_VP + seat] = new
-    m.r[O_VP_SRC + N_SRC * seat + src] += new - old
+    m.r[O_VP_SRC + N_SRC * seat + src] = by_src
     if s.log is not None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 
