@@ -89,13 +89,8 @@ def declare(t, value=None):
     return value
 
 
-def cast(t, x, typecheck: bool = False):
-    """``cython.cast(T, x)``: ``T(x)`` (a float32 for ``cython.float``); for a class T (an extension type when
-    compiled), ``x`` itself, checked to be a T when ``typecheck``."""
-    if isinstance(t, type):
-        if typecheck and not isinstance(x, t):
-            raise TypeError(f"Cannot convert {type(x).__name__} to {t.__name__}")
-        return x
+def cast(t, x):
+    """``cython.cast(T, x)``: ``T(x)`` (a float32 for ``cython.float``)."""
     if not isinstance(t, _Type):
         raise TypeError(f"cython.cast needs a cython type, not {t!r}")
     return t(x)
