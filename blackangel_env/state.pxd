@@ -3,3 +3,6 @@
 cdef class Registers:
     cdef short[::1] r
     cdef bint r_set
+    # the state's attributes that the engine reads at most decisions (``state.C_FIELDS``): C fields, None until set,
+    # which compiled code reads in C (``m.log``) and Python code through member descriptors (no instance-dict lookup)
+    cdef public object comp, _fields, log, _legal_cache, _pred

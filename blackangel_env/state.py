@@ -304,6 +304,10 @@ def use_typed_view(maker, attribute: str = "_typed") -> None:
 # what a pickle leaves out besides the named views: the buffer's memoryviews and the engine's tables (made again)
 _NOT_PICKLED = ("_pred",) + tuple(_BUFFER_MAKERS)
 
+# The attributes of a State that are C fields of its compiled base ``Registers`` (state.pxd; instance attributes
+# interpreted): not in the instance's ``__dict__`` when compiled, so pickling names them itself.
+C_FIELDS = ("comp", "_fields", "log", "_legal_cache", "_pred")
+
 _position_check = None     # the engine's check that a live position can go on, given by use_position_check
 
 
@@ -321,7 +325,11 @@ class Registers:
     Compiled, ``r`` is a C field (a typed int16 memoryview of ``State.buf``, declared in ``state.pxd``), made on
     the object's first ``registers(s)`` (``_registers.pxd``; ``r_set``): a state's copy does not pay for it until
     the engine reads it.  A state's buffer is never replaced, only written in place (``restore``,
-    ``_copy_into``), so the field stays valid for the object's life."""
+    ``_copy_into``), so the field stays valid for the object's life.
+
+    Compiled, the attributes ``C_FIELDS`` of a State (its components, layout table, log and the engine's caches)
+    are C fields too (None until set): the engine reads them at most decisions, in C where it holds the state as
+    ``Registers`` (``m.log``) and through a member descriptor elsewhere, without an instance-dictionary lookup."""
 
 
 def registers(s: Registers) -> Registers:
@@ -344,9 +352,12 @@ class State(Registers):
     # yet, no reader, no log, nothing cached.
     _rng = None
     _rng_reader = None
-    log = None
-    _legal_cache = None  # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
-    _pred = None        # the engine's tables for this state's layout, components and board (engine.predicates)
+    if not cython.compiled:     # compiled: the C fields of Registers (C_FIELDS), None until set
+        comp = None
+        _fields = None
+        log = None
+        _legal_cache = None     # (the buffer's bytes, its sorted legal actions): engine.phases._legal_list
+        _pred = None            # the engine's tables for this state's layout, components and board (engine.predicates)
     mv = _BufferAs("mv")
     r = _BufferAs("r")      # Python code's; compiled, the C field of Registers hides behind it (``registers``)
     _typed = _BufferAs("_typed")
@@ -484,13 +495,23 @@ class State(Registers):
         # again on first use)
         fields = self._fields
         d = {k: v for k, v in self.__dict__.items() if k not in fields and k not in _NOT_PICKLED}
+        for k in C_FIELDS:
+            if k not in _NOT_PICKLED:
+                d[k] = getattr(self, k)
         d["_rng_reader"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
-        fields = d.get("_fields", ())                  # views pickled by an older version are dropped too
-        self.__dict__.update({k: v for k, v in d.items() if k not in fields and k not in _NOT_PICKLED})
-        self.__dict__.setdefault("_rng_reader", None)
+        fields = d.get("_fields") or ()                # views pickled by an older version are dropped too
+        own = self.__dict__
+        for k, v in d.items():
+            if k in fields or k in _NOT_PICKLED:
+                continue
+            if k in C_FIELDS:
+                setattr(self, k, v)
+            else:
+                own[k] = v
+        own.setdefault("_rng_reader", None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -108,7 +108,7 @@ def test_pickled_and_deep_copied_states_play_on_their_own_buffer():
     change them but not the buffer that the legal actions, saving and equality read): a pickled or deep-copied
     state plays on exactly as the original, and a pickle made with the views in it is read the same way."""
     s = _mid_game(seed=5, steps=30)
-    with_views = dict(s.__dict__)                            # what an older version pickled
+    with_views = {**s.__getstate__(), **{n: getattr(s, n) for n in s._fields}}    # what an older version pickled
     old = state_module.State.__new__(state_module.State)
     old.__setstate__(with_views)
     for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s), old):

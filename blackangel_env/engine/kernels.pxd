@@ -18,3 +18,8 @@ cdef extern from *:
     ctypedef struct blackangel_bitgen_t:
         void *state
         double (*next_double)(void *st) noexcept nogil
+
+# the state as its C type ``Registers`` (``registers``, an inline C function, ``_registers.pxd``): ``_layout`` reads
+# the state's layout table from its C field
+from blackangel_env._registers cimport registers
+from blackangel_env.state cimport Registers

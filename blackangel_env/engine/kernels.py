@@ -35,6 +35,9 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from .. import state as _state_module
 from ..state import BOT, DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
+    from ..state import registers
 
 _DIE_SUPPLY = cython.declare(cython.int, DIE_SUPPLY)
 _BOT = cython.declare(cython.int, BOT)
@@ -106,7 +109,8 @@ _last_layout = None
 @cython.ccall
 def _layout(s: State) -> _Layout:
     global _last_fields, _last_layout
-    f = s._fields
+    m = cython.declare(Registers, registers(s))
+    f = m._fields
     if f is _last_fields:
         return _last_layout
     t: _Layout = _LAYOUTS.get(id(f))

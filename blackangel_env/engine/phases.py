@@ -64,11 +64,12 @@ def legal_actions(s: State) -> list[int]:
 @cython.ccall
 def _legal_list(s: State) -> list[int]:
     """``legal_actions`` without the copy: the list kept for this position, which callers must not change."""
-    c = s._legal_cache
+    m = cython.declare(Registers, registers(s))
+    c = m._legal_cache
     if c is not None and _holds(s.mv, c[0]):
         return c[1]
     out = _compute_legal(s)
-    s._legal_cache = (s.mv.tobytes(), out)
+    m._legal_cache = (s.mv.tobytes(), out)
     return out
 
 
@@ -149,8 +150,8 @@ def apply(s: State, action: int) -> None:
         raise IllegalActionError(
             f"action {action} ({what}) is not legal for {seat_name(s, s.actor)} in phase "
             f"{PHASE_NAMES[s.phase]}; legal: {shown}")
-    if s.log is not None:
-        s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
+    if m.log is not None:
+        m.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
     _dispatch(s, action)
     v = m.r[M_DECISIONS]
     if v < 32767:
@@ -161,10 +162,10 @@ def apply(s: State, action: int) -> None:
 
 def apply_unchecked(s: State, action: int) -> None:
     """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking."""
-    if s.log is not None:
-        s.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
-    _dispatch(s, action)
     m = cython.declare(Registers, registers(s))
+    if m.log is not None:
+        m.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
+    _dispatch(s, action)
     v = m.r[M_DECISIONS]
     if v < 32767:
         m.r[M_DECISIONS] = v + 1
@@ -175,7 +176,7 @@ def apply_unchecked(s: State, action: int) -> None:
 @cython.ccall
 def _dispatch(s: State, action: int) -> None:
     m = cython.declare(Registers, registers(s))
-    s._legal_cache = None
+    m._legal_cache = None
     _APPLY[m.r[M_PHASE]](s, action)
 
 
