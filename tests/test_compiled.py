@@ -323,3 +323,27 @@ def test_vp_past_the_buffers_range_raise_and_change_nothing():
     assert np.array_equal(s.buf, before)
     engine.gain_vp(s, 0, 7, 1, "test")
     assert s.vp[0] == 32767
+
+
+def test_the_c_constants_are_the_states_constants():
+    """``_state_constants.pxd`` (the C constants the compiled rule modules index the registers with) holds every
+    int constant of state.py with the same value, and each module that cimports a name from it imports the same
+    name from state.py when interpreted: the compiled and interpreted engines read the same places."""
+    import re
+
+    from blackangel_env import state as state_module
+
+    expected = {n: v for n, v in vars(state_module).items() if n.isupper() and type(v) is int}
+    text = (ROOT / "blackangel_env" / "_state_constants.pxd").read_text()
+    found = {m.group(1): int(m.group(2)) for m in re.finditer(r"^    (\w+) = (-?\d+)$", text, re.M)}
+    should_be = "".join(f"    {n} = {v}\n" for n, v in expected.items())
+    assert found == expected, f"_state_constants.pxd should declare, under its 'cdef enum:':\n{should_be}"
+    for pxd in sorted((ROOT / "blackangel_env" / "engine").glob("*.pxd")):
+        m = re.search(r"from blackangel_env\._state_constants cimport \(([^)]*)\)", pxd.read_text())
+        if m is None:
+            continue
+        names = set(re.findall(r"\w+", m.group(1)))
+        source = pxd.with_suffix(".py").read_text()
+        guarded = re.search(r"if not cython\.compiled:.*?\n    from \.\.state import \(([^)]*)\)", source, re.S)
+        assert guarded is not None, f"{pxd.name}: the .py does not import its C constants when interpreted"
+        assert set(re.findall(r"\w+", guarded.group(1))) == names, pxd.name

@@ -36,6 +36,7 @@ turn (``rounds``, ``a3``, ``sequence_b``, ``turn``); the action families (``tile
 from __future__ import annotations
 
 from .. import actions as A  # noqa: F401 - ``engine.A`` as before
+from .. import state as _state
 from ..board import black_angel_hex  # noqa: F401 - ``engine.black_angel_hex`` as before
 from . import (
     ship_moves, kernels, core, decks, dice, space, phases, predicates, end, ravagers, missions, black_angel, hal,
@@ -73,8 +74,9 @@ _MODULES = (ship_moves, kernels, core, decks, dice, space, phases, predicates, e
 def __getattr__(name: str):
     """Any other name the engine had as one module (its private helpers, the ``state`` constants it imported)
     resolves to the object in the module that holds it now: ``engine._effective``, ``engine.M_TURN_PLAYER`` and
-    ``from blackangel_env.engine import _can_pay`` keep working."""
-    for mod in _MODULES:
+    ``from blackangel_env.engine import _can_pay`` keep working (a ``state`` constant from ``state`` itself: the
+    compiled modules hold theirs as C constants)."""
+    for mod in _MODULES + (_state,):
         d = mod.__dict__
         if name in d and not name.startswith("__"):
             return d[name]

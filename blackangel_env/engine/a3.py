@@ -11,13 +11,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..actions import DISCARD_MISSION, KEEP_MISSION
 from ..constants import COLOURS
-from ..state import (
-    DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
-    O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        DIE_SUPPLY, MC_DRAWN, M_ACTOR, M_ADVANCED, M_DIE, M_DIE_COLOUR0, M_KEEP_RETURN, M_PHASE, M_TURN_PLAYER,
+        O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, PH_HAND_LIMIT, PH_KEEP, PH_TILE_DRAW,
+    )
 
 from .core import _log, seat_name
 from .decks import _discard_mission, _draw_mission, _hand_missions, _hand_total, _to_hand

@@ -14,14 +14,15 @@ import numpy as np
 
 from ..actions import ACTIVATE, DONE, SPEND_EJECTED_TECH, SPEND_MISSION, SPEND_TECH
 from ..constants import ADV_TILE0, COLOURS, G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH
-from ..state import (
-    BOT, M_ACTION, M_ACTOR, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MISSION, M_OWNER, M_PAY_MISSION, M_PAY_RETURN,
-    M_PAY_SEAT, M_PAY_TECH, M_PHASE, M_SOLO, M_TURN_PLAYER, M_VALUE, PH_MISSION, PH_OWNER, PH_PAY, RV_DISCARD,
-    SRC_ACTIVATION, TL_DISCARD, TL_EJECTED, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, M_ACTION, M_ACTOR, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MISSION, M_OWNER, M_PAY_MISSION, M_PAY_RETURN,
+        M_PAY_SEAT, M_PAY_TECH, M_PHASE, M_SOLO, M_TURN_PLAYER, M_VALUE, PH_MISSION, PH_OWNER, PH_PAY, RV_DISCARD,
+        SRC_ACTIVATION, TL_DISCARD, TL_EJECTED,
+    )
 
 from .core import _log, gain_goods, seat_name
 from .decks import _discard_mission, _hand_missions, _lowest_hand_ravager

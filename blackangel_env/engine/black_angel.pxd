@@ -2,3 +2,9 @@
 # buffer the module reads and writes in C through ``registers`` (an inline C function, ``_registers.pxd``).
 from blackangel_env._registers cimport registers
 from blackangel_env.state cimport Registers
+
+# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+from blackangel_env._state_constants cimport (
+    BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
+    SRC_NEUTRALIZATION
+)

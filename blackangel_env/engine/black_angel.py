@@ -14,13 +14,14 @@ import numpy as np
 
 from ..board import black_angel_hex
 from ..constants import MISSION_ACTIVATION, NEUT_FIXED, NEUT_PER_SPACE, T_ASTEROID, T_SPES
-from ..state import (
-    BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
-    SRC_NEUTRALIZATION, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
+        SRC_NEUTRALIZATION,
+    )
 
 from .core import _log, gain_goods, gain_vp, seat_name
 from .kernels import hex_cards, scroll_board, ships_to_supply

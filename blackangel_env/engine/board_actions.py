@@ -14,14 +14,15 @@ from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, BE_VP_ON_ACTION, COLOURS, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
     RAV_DISCARD_MISSION, RAV_DISCARD_RAVAGER, RAV_ROBOT,
 )
-from ..state import (
-    M_ACTION, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_PHASE, M_TURN_PLAYER,
-    M_VALUE, PH_ACTION_BOOST, PH_COMMAND_CARD, PH_DESTROY, PH_DISCOVER, PH_RAVAGER_DISCARD, PH_REPAIR,
-    PH_SHIP_SELECT, RV_DISCARD, SRC_BOOST, SRC_PENALTY, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_ACTION, M_DIE_COLOUR, M_DIE_VALUE, M_DONE, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_PHASE,
+        M_TURN_PLAYER, M_VALUE, PH_ACTION_BOOST, PH_COMMAND_CARD, PH_DESTROY, PH_DISCOVER, PH_RAVAGER_DISCARD,
+        PH_REPAIR, PH_SHIP_SELECT, RV_DISCARD, SRC_BOOST, SRC_PENALTY,
+    )
 
 from .core import _log, gain_vp, seat_name
 from .decks import _discard_mission, _hand_missions, _hand_total, _lowest_hand_ravager

@@ -11,13 +11,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..actions import DONE, LAUNCH_SHIP, MOVE_SHIP, PLACE_MISSION, SELECT_SHIP
 from ..board import black_angel_hex
-from ..state import (
-    M_ACTOR, M_DIE_COLOUR, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_STRIPS, M_PHASE, M_SHIP_HEX, M_SHIP_LAUNCH,
-    M_TURN_PLAYER, M_VALUE, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_ACTOR, M_DIE_COLOUR, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_STRIPS, M_PHASE, M_SHIP_HEX,
+        M_SHIP_LAUNCH, M_TURN_PLAYER, M_VALUE, PH_COMMAND_CARD, PH_SHIP_MOVE, PH_SHIP_SELECT,
+    )
 
 from .core import _log, seat_name
 from .decks import _hand_missions

@@ -16,10 +16,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..constants import G_DEBRIS, G_MISSION, G_RAVAGER, G_RESOURCE, G_ROBOT, G_SHIP, G_TECH, G_VP, N_GOODS
-from ..state import BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL,
+    )
 
 
 SEQ_NONE, SEQ_A, SEQ_B = 0, 1, 2

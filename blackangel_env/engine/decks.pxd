@@ -2,3 +2,9 @@
 # buffer the module reads and writes in C through ``registers`` (an inline C function, ``_registers.pxd``).
 from blackangel_env._registers cimport registers
 from blackangel_env.state cimport Registers
+
+# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+from blackangel_env._state_constants cimport (
+    MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
+    TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY
+)

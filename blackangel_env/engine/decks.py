@@ -12,13 +12,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 import numpy as np
 
 from ..constants import COLOURS
-from ..state import (
-    MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
-    TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD,
+        RV_HAND, TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
+    )
 
 from .core import _log
 from .kernels import cards_at

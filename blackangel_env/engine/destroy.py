@@ -8,10 +8,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..actions import DESTROY, DONE
-from ..state import M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND,
+    )
 
 from .core import _log, seat_name
 from .phases import register

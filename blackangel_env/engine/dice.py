@@ -10,10 +10,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..constants import COLOURS
-from ..state import DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY,
+    )
 
 from .core import _log, gain_vp
 from .kernels import roll_dice, take_supply_dice

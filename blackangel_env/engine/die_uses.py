@@ -11,10 +11,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..constants import BE_CHANGE_COLOUR, BE_SET_THREE
-from ..state import M_ADVANCED, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_ADVANCED,
+    )
 
 from .dice import FLIP
 from .predicates import die_usable, die_uses, plain_reachable, plain_selectable, robust_use

@@ -11,13 +11,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..actions import ADVANCED_SPACE, DONE, INJECT, TAKE_ADVANCED, TAKE_TECH
 from ..constants import ADV_TILE0, COLOURS
-from ..state import (
-    M_ACTOR, M_ADVANCED, M_DONE, M_EJECTED_ADV, M_PHASE, M_TAKEN_TILE, M_TURN_PLAYER, M_VALUE, PH_ADVANCED_SPACE,
-    PH_DISCOVER, PH_INJECT, TL_ADV_SPACE, TL_EJECTED, TL_GRID, TL_TAKEN, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_ACTOR, M_ADVANCED, M_DONE, M_EJECTED_ADV, M_PHASE, M_TAKEN_TILE, M_TURN_PLAYER, M_VALUE,
+        PH_ADVANCED_SPACE, PH_DISCOVER, PH_INJECT, TL_ADV_SPACE, TL_EJECTED, TL_GRID, TL_TAKEN,
+    )
 
 from .core import _log, seat_name
 from .decks import _refill_adv_slot

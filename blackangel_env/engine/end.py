@@ -23,13 +23,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 from ..constants import (
     ADV_TILE0, AE_ADVANCED, AE_CARDS_IN_SPACE, AE_DEBRIS, AE_EJECTED_TECH, AE_RAVAGERS, AE_TILES_OF_COLOUR, N_TECH,
 )
-from ..state import (
-    BOT, MC_SPACE, MC_TUCKED, M_END_TRIGGERED, M_GAME_OVER, M_PHASE, M_ROUND, M_SOLO, M_SPES_REACHED,
-    M_TRIGGER_ROUND, PH_GAME_OVER, SRC_ADVANCED, SRC_CONVERSION, TL_ADV_SPACE, TL_EJECTED, VP_SOURCES, State,
-)
+from ..state import VP_SOURCES, State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, MC_SPACE, MC_TUCKED, M_END_TRIGGERED, M_GAME_OVER, M_PHASE, M_ROUND, M_SOLO, M_SPES_REACHED,
+        M_TRIGGER_ROUND, PH_GAME_OVER, SRC_ADVANCED, SRC_CONVERSION, TL_ADV_SPACE, TL_EJECTED,
+    )
 
 from .core import _log, gain_vp, not_a_state
 from .kernels import store_grid_debris

@@ -11,13 +11,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..actions import DONE, PLAY_MISSION, PLAY_RAVAGER
-from ..state import (
-    M_KEEP_RETURN, M_MOVE_RETURN, M_PHASE, M_TILE_RETURN, M_TURN_PLAYER, PH_A1_TILES, PH_COMMAND_CARD, PH_KEEP,
-    PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_KEEP_RETURN, M_MOVE_RETURN, M_PHASE, M_TILE_RETURN, M_TURN_PLAYER, PH_A1_TILES, PH_COMMAND_CARD, PH_KEEP,
+        PH_SHIP_MOVE, PH_SHIP_SELECT, PH_TILE_ADJACENT, PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT,
+    )
 
 from .phases import _LEGAL, _dispatch, register
 from .die_uses import _a2_robust, a2_possible

@@ -2,3 +2,9 @@
 # buffer the module reads and writes in C through ``registers`` (an inline C function, ``_registers.pxd``).
 from blackangel_env._registers cimport registers
 from blackangel_env.state cimport Registers
+
+# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+from blackangel_env._state_constants cimport (
+    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
+    O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD
+)

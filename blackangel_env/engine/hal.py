@@ -32,13 +32,14 @@ from ..constants import (
     ACT_COMMAND, ACT_DESTROY, ACT_DISCOVER, ACT_REPAIR, COLOURS, G_DEBRIS, HAL_CLOCKWISE,
     HAL_DISCOVER_ADVANCED_FIRST, MISSION_ACTIVATION, RAV_DAMAGE_DIE, RAV_DAMAGE_NEXT,
 )
-from ..state import (
-    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
-    O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+        O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD,
+    )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
 from .decks import _draw_mission, _refill_adv_slot, _shuffled

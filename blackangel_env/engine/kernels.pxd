@@ -23,3 +23,8 @@ cdef extern from *:
 # the state's layout table from its C field
 from blackangel_env._registers cimport registers
 from blackangel_env.state cimport Registers
+
+# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+from blackangel_env._state_constants cimport (
+    BOT, DIE_SUPPLY, MAX_SEATS, MC_SPACE
+)

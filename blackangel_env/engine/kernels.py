@@ -34,10 +34,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from .. import state as _state_module
-from ..state import BOT, DIE_SUPPLY, MAX_SEATS, MC_SPACE, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, DIE_SUPPLY, MAX_SEATS, MC_SPACE,
+    )
 
 _DIE_SUPPLY = cython.declare(cython.int, DIE_SUPPLY)
 _BOT = cython.declare(cython.int, BOT)

@@ -2,3 +2,8 @@
 # buffer the module reads and writes in C through ``registers`` (an inline C function, ``_registers.pxd``).
 from blackangel_env._registers cimport registers
 from blackangel_env.state cimport Registers
+
+# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+from blackangel_env._state_constants cimport (
+    MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED
+)

@@ -11,10 +11,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..board import neighbours
 from ..constants import T_SPES
-from ..state import MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED,
+    )
 
 from .core import _log, gain_goods, seat_name
 from .decks import _pop_tech, _push_display

@@ -20,10 +20,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from .. import actions as A
 from .. import state as _state_module
-from ..state import M_DECISIONS, M_GAME_OVER, M_PHASE, PHASE_NAMES, PH_GAME_OVER, State
+from ..state import PHASE_NAMES, State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_DECISIONS, M_GAME_OVER, M_PHASE, PH_GAME_OVER,
+    )
 
 from .core import IllegalActionError, not_a_state, seat_name
 from .kernels import mask_rows

@@ -22,10 +22,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from .. import generator_state
-from ..state import BOT, M_GAME_OVER, M_SOLO, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, M_GAME_OVER, M_SOLO,
+    )
 
 from .end import final_scores
 from .kernels import seed_sequence_words, uint32_words

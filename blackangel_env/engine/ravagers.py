@@ -10,10 +10,13 @@ try:
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from .. import _cython_shim as cython
 
-from ..state import M_RAV_DECK_N, RV_BOARD, RV_DECK, RV_DISCARD, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_RAV_DECK_N, RV_BOARD, RV_DECK, RV_DISCARD,
+    )
 
 from .core import _log
 from .decks import _pop_ravager

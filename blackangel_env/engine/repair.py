@@ -10,12 +10,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..actions import DEBRIS_TO_STORAGE, DEBRIS_TO_TILE, DONE, REPAIR_ACTION, REPAIR_DIE
-from ..state import (
-    DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, PH_DEBRIS, PH_REPAIR, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, PH_DEBRIS, PH_REPAIR,
+    )
 
 from .phases import register
 from .a3 import _a3

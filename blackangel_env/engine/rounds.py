@@ -9,13 +9,14 @@ try:
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from .. import _cython_shim as cython
 
-from ..state import (
-    M_ACTION, M_ACTOR, M_DIE, M_END_TRIGGERED, M_GAME_OVER, M_MISSION, M_N_PLAYERS, M_PHASE, M_ROUND, M_SOLO,
-    M_TRIGGER_ROUND, M_TURNS, M_TURN_PLAYER, PH_TURN, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_ACTION, M_ACTOR, M_DIE, M_END_TRIGGERED, M_GAME_OVER, M_MISSION, M_N_PLAYERS, M_PHASE, M_ROUND, M_SOLO,
+        M_TRIGGER_ROUND, M_TURNS, M_TURN_PLAYER, PH_TURN,
+    )
 
 from .end import finish_game
 from .hal import hal_turn

@@ -14,15 +14,16 @@ from ..actions import (
     SET_DIE_COLOUR, USE_BOOST,
 )
 from ..constants import BE_SET_THREE, BE_VP_ON_ACTION, COLOURS
-from ..state import (
-    BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
-    M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER, O_DEBRIS,
-    O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_HAND_MC, O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD,
-    PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
+        M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER,
+        O_DEBRIS, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_HAND_MC, O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD,
+        PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE,
+    )
 
 from .core import _log, gain_vp, seat_name
 from .decks import _hand_missions, _lowest_hand_ravager

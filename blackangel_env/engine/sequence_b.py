@@ -11,13 +11,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from ..actions import DONE, RESERVE_DIE, USE_BOOST
 from ..constants import BE_FREE_RESERVE, COLOURS
-from ..state import (
-    BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
-    O_DIE_RESERVED, O_RES, O_SLOTS, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
+        O_DIE_RESERVED, O_RES, O_SLOTS, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY,
+    )
 
 from .core import _log, gain_vp, seat_name
 from .decks import _discard_mission

@@ -18,18 +18,18 @@ from ..actions import DONE, RESERVE_DIE
 from ..components import Components, default_components, load_components
 from ..config import ConfigError, GameConfig
 from ..constants import ADV_TILE0, COLOURS, START_TILE0, T_ASTEROID
-from ..state import (
-    BOT, DIE_ABSENT, DIE_SUPPLY, MC_DECK, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_ADVANCED, M_ADV_DECK_N,
-    M_B_FREE_COLOUR, M_DIE, M_DIE_COLOUR, M_DIE_COLOUR0, M_EJECTED_ADV, M_HAL_CARD, M_HAL_DECK_N,
-    M_HAND_LIMIT_RETURN, M_KEEP_RETURN, M_MISSION, M_MOVE_RETURN, M_N_PLAYERS, M_N_STRIPS, M_OWNER, M_PAY_RETURN,
-    M_PAY_SEAT, M_PHASE, M_RAV_DECK_N, M_ROUND, M_SETUP_SEAT, M_SHIP_HEX, M_SOLO, M_SPES_POS, M_SPES_TOKEN_POS,
-    M_TAKEN_TILE, M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, M_TRIGGER_ROUND, M_TURN_PLAYER, PH_SETUP_RESERVE,
-    RV_BOX, RV_DECK, RV_HAND, SRC_START, TL_ADV_DECK, TL_BOX, TL_DISPLAY, TL_GRID, TL_STACK, State, _views,
-    buffer_size,
-)
+from ..state import State, _views, buffer_size
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, DIE_ABSENT, DIE_SUPPLY, MC_DECK, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_ADVANCED, M_ADV_DECK_N,
+        M_B_FREE_COLOUR, M_DIE, M_DIE_COLOUR, M_DIE_COLOUR0, M_EJECTED_ADV, M_HAL_CARD, M_HAL_DECK_N,
+        M_HAND_LIMIT_RETURN, M_KEEP_RETURN, M_MISSION, M_MOVE_RETURN, M_N_PLAYERS, M_N_STRIPS, M_OWNER,
+        M_PAY_RETURN, M_PAY_SEAT, M_PHASE, M_RAV_DECK_N, M_ROUND, M_SETUP_SEAT, M_SHIP_HEX, M_SOLO, M_SPES_POS,
+        M_SPES_TOKEN_POS, M_TAKEN_TILE, M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, M_TRIGGER_ROUND, M_TURN_PLAYER,
+        PH_SETUP_RESERVE, RV_BOX, RV_DECK, RV_HAND, SRC_START, TL_ADV_DECK, TL_BOX, TL_DISPLAY, TL_GRID, TL_STACK,
+    )
 
 from .core import SEQ_NONE, _log, seat_name
 from .decks import _draw_mission, _pop_ravager, _pop_tech, _refill_adv_slot, _shuffled, _to_hand

@@ -14,14 +14,15 @@ from ..constants import (
     ADV_TILE0, COLOURS, TE_ACT_HORIZONTAL, TE_ACT_VERTICAL, TE_DEBRIS, TE_DRAW_MISSION, TE_MOVE_ROBOT, TE_MOVE_SHIP,
     TE_OR, TE_RESOURCE, TE_ROBOT, TE_SHIP, TE_VP,
 )
-from ..state import (
-    BOT, M_ACTOR, M_ADVANCED, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_PLAYERS, M_PHASE, M_TILE_ADJACENT,
-    M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, PH_A1_TILES, PH_REPAIR, PH_SHIP_SELECT, PH_TILE_ADJACENT,
-    PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, SRC_TILES, State,
-)
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, M_ACTOR, M_ADVANCED, M_MOVE_MIN, M_MOVE_RANGE, M_MOVE_RETURN, M_N_PLAYERS, M_PHASE, M_TILE_ADJACENT,
+        M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, PH_A1_TILES, PH_REPAIR, PH_SHIP_SELECT, PH_TILE_ADJACENT,
+        PH_TILE_DRAW, PH_TILE_OPTION, PH_TILE_ROBOT, SRC_TILES,
+    )
 
 from .core import _log, _take_robots, gain_vp, seat_name
 from .decks import _draw_mission, _mission_available, _to_hand

@@ -8,10 +8,13 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
     from .. import _cython_shim as cython
 
 from ..actions import PASS, SEQUENCE_A, SEQUENCE_B
-from ..state import M_PHASE, M_TURN_PLAYER, O_LAST_SEQ, PH_A1_CARD, PH_TURN, State
+from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd (cimported)
-    from ..state import registers
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        M_PHASE, M_TURN_PLAYER, O_LAST_SEQ, PH_A1_CARD, PH_TURN,
+    )
 
 from .core import SEQ_A, SEQ_B, _log, seat_name
 from .phases import register
