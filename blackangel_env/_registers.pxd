@@ -5,10 +5,12 @@
 # one) as Python does, with no reference counting of the memoryview per access.  ``state.registers`` is the same
 # function for Python code (the interpreted path), which the rule modules import by name only when not compiled.
 from blackangel_env.state cimport Registers
+from blackangel_env._state_constants cimport BASE_SIZE
 
 cdef inline Registers registers(object s):
     cdef Registers t = <Registers?>s
     if not t.r_set:
         t.r = s.buf
+        t._tail = t.r.shape[0] - BASE_SIZE       # the display's length (state.OT_*: the fields after it)
         t.r_set = True
     return t

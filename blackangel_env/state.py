@@ -645,16 +645,60 @@ O_VP = FIXED_OFFSETS["vp"]
 O_VP_SRC = FIXED_OFFSETS["vp_src"]                 # + N_SRC * seat + source
 O_RES = FIXED_OFFSETS["res"]
 O_DEBRIS = FIXED_OFFSETS["debris"]
+O_SHIPS = FIXED_OFFSETS["ships"]
+O_ROBOTS_BREAK = FIXED_OFFSETS["robots_break"]
+O_ROBOTS_SUPPLY = FIXED_OFFSETS["robots_supply"]
 O_ROBOTS_WS = FIXED_OFFSETS["robots_ws"]           # + 3 * seat + colour
 O_LAST_SEQ = FIXED_OFFSETS["last_seq"]
 O_HAND_MC = FIXED_OFFSETS["hand_mc"]               # + 3 * seat + colour
 O_HAND_RAV = FIXED_OFFSETS["hand_rav"]
 O_SLOTS = FIXED_OFFSETS["slots"]                   # + 6 * seat + slot
+O_GRID = FIXED_OFFSETS["grid"]                     # + 9 * seat + cell
 O_DMG = FIXED_OFFSETS["dmg"]
 O_DIE_VALUE = FIXED_OFFSETS["die_value"]
 O_DIE_OWNER = FIXED_OFFSETS["die_owner"]
 O_DIE_RESERVED = FIXED_OFFSETS["die_reserved"]
 O_DIE_DAMAGED = FIXED_OFFSETS["die_damaged"]
+
+# Where each field after ``display`` starts for a display of no space: its offset is this plus the display's length,
+# which the compiled engine keeps as ``Registers._tail`` (the buffer's size less ``BASE_SIZE``; ``State._tail``
+# for Python code), so that it reads them through the buffer too (``m.r[OT_MC_WHERE + m._tail + card]``).
+BASE_SIZE = buffer_size(0)
+TAIL_OFFSETS: dict[str, int] = {}
+for _name, _shape, _off in layout(0):
+    if _name != "display" and _name not in FIXED_OFFSETS:
+        TAIL_OFFSETS[_name] = _off
+if any(off + k != _views(k)[name][1] for k in (1, 3, 8, 16) for name, off in TAIL_OFFSETS.items()) \
+        or any(buffer_size(k) != BASE_SIZE + k for k in (1, 3, 8, 16)):
+    raise RuntimeError("the fields after display must start at their offset for no display plus its length")
+OT_ADV_SLOTS = TAIL_OFFSETS["adv_slots"]
+OT_MC_WHERE = TAIL_OFFSETS["mc_where"]
+OT_MC_OWNER = TAIL_OFFSETS["mc_owner"]
+OT_MC_HEX = TAIL_OFFSETS["mc_hex"]
+OT_MC_DECK = TAIL_OFFSETS["mc_deck"]                 # + 20 * colour + position
+OT_MC_DECK_N = TAIL_OFFSETS["mc_deck_n"]
+OT_DRAWN = TAIL_OFFSETS["drawn"]
+OT_RAV_WHERE = TAIL_OFFSETS["rav_where"]
+OT_RAV_DECK = TAIL_OFFSETS["rav_deck"]
+OT_RAV_ROBOTS = TAIL_OFFSETS["rav_robots"]           # + MAX_SEATS * ravager + seat
+OT_TILE_WHERE = TAIL_OFFSETS["tile_where"]
+OT_TILE_BOOST = TAIL_OFFSETS["tile_boost"]
+OT_TILE_DEBRIS = TAIL_OFFSETS["tile_debris"]
+OT_TECH_STACK = TAIL_OFFSETS["tech_stack"]           # + 16 * colour + position
+OT_TECH_STACK_N = TAIL_OFFSETS["tech_stack_n"]
+OT_ADV_DECK = TAIL_OFFSETS["adv_deck"]
+OT_STRIP_ID = TAIL_OFFSETS["strip_id"]
+OT_STRIP_FACE = TAIL_OFFSETS["strip_face"]
+OT_HEX_TERRAIN = TAIL_OFFSETS["hex_terrain"]
+OT_HEX_COMET = TAIL_OFFSETS["hex_comet"]
+OT_HEX_ICONS = TAIL_OFFSETS["hex_icons"]
+OT_HEX_CARD = TAIL_OFFSETS["hex_card"]
+OT_HEX_SHIP = TAIL_OFFSETS["hex_ship"]               # + 2 * hex + place
+OT_HAL_DECK = TAIL_OFFSETS["hal_deck"]
+if sorted(TAIL_OFFSETS) != sorted(k[3:].lower() for k in globals() if k.startswith("OT_")):
+    raise RuntimeError("every field after display has its OT_ offset")
+State._tail = property(lambda self: self.buf.size - BASE_SIZE,
+                       doc="How far the fields after ``display`` are from their ``OT_*`` offsets: the display's length.")
 
 for _name, _shape, _off in layout(1):           # the field names are the same for every display length
     if hasattr(State, _name):

@@ -19,8 +19,9 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, SRC_HAL,
-        SRC_NEUTRALIZATION,
+        BOT, MC_DISCARD, MC_SPACE, MC_TUCKED, M_N_STRIPS, M_SPES_POS, M_SPES_REACHED, M_SPES_TOKEN_POS, N_HEXES,
+        OT_HEX_CARD, OT_HEX_COMET, OT_HEX_ICONS, OT_HEX_TERRAIN, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE,
+        OT_STRIP_FACE, OT_STRIP_ID, O_ROBOTS_BREAK, O_ROBOTS_SUPPLY, SRC_HAL, SRC_NEUTRALIZATION,
     )
 
 from .core import _log, gain_goods, gain_vp, seat_name
@@ -33,57 +34,66 @@ def advance_black_angel(s: State) -> None:
     """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
     m = cython.declare(Registers, registers(s))
     n_strips = m.r[M_N_STRIPS]
+    tail = m._tail
     ba = black_angel_hex(n_strips)
-    if s.hex_terrain.item(ba) == T_ASTEROID:
+    if m.r[OT_HEX_TERRAIN + tail + ba] == T_ASTEROID:
         for q in _ships_on(s, ba):            # ships left behind on the asteroid field are destroyed
             _ship_to_supply(s, ba, q)
-            if s.log is not None:
+            if m.log is not None:
                 _log(s, f"{seat_name(s, q)}'s ship is destroyed in the asteroid field")
     nxt = ba + 5
-    reached = s.hex_terrain.item(nxt) == T_SPES
-    if s.log is not None:
+    reached = m.r[OT_HEX_TERRAIN + tail + nxt] == T_SPES
+    if m.log is not None:
         _log(s, "the Black Angel advances" + (" onto Spes!" if reached else ""))
     # Eject the cards of strip 1 (position 0).
     ejected = hex_cards(s, 0, 5)
     for card in ejected:
         _neutralization(s, card)
     for card in ejected:
-        h = s.mc_hex.item(card)
-        owner = s.mc_owner.item(card)
-        s.hex_card[h] = -1
+        h = m.r[OT_MC_HEX + tail + card]
+        owner = m.r[OT_MC_OWNER + tail + card]
+        m.r[OT_HEX_CARD + tail + h] = -1
         if owner == BOT:
-            s.mc_where[card] = MC_DISCARD       # Hal's cards go to the discard; his robot to the break room
-            s.robots_break[BOT] += 1
+            m.r[OT_MC_WHERE + tail + card] = MC_DISCARD     # Hal's cards go to the discard; his robot to the break room
+            m.r[O_ROBOTS_BREAK + BOT] += 1
             gain_vp(s, BOT, 3, SRC_HAL, f"his Mission card {card} is ejected")
         else:
-            s.mc_where[card] = MC_TUCKED + owner
-            s.robots_supply[owner] += 1
-        s.mc_hex[card] = -1
+            m.r[OT_MC_WHERE + tail + card] = MC_TUCKED + owner
+            m.r[O_ROBOTS_SUPPLY + owner] += 1
+        m.r[OT_MC_HEX + tail + card] = -1
         if owner == BOT:
-            s.mc_owner[card] = -1
+            m.r[OT_MC_OWNER + tail + card] = -1
     ships_to_supply(s, 0, 5)                  # ships on the ejected strip return to the supply (rules-notes D5)
     # Flip strip 1, put it last, shift everything toward the board (the cards in Space with their hexes).
     last = n_strips - 1
-    scroll_board(s, n_strips, _strip_hexes(s.comp)[s.strip_id.item(0), 1 - s.strip_face.item(0)])
+    scroll_board(s, n_strips, _strip_hexes(m.comp)[m.r[OT_STRIP_ID + tail], 1 - m.r[OT_STRIP_FACE + tail]])
     if m.r[M_SPES_POS] >= 0:
         m.r[M_SPES_POS] -= 1
-        h = m.r[M_SPES_POS] * 5 + 2
-        s.hex_terrain[h] = T_SPES
-        s.hex_comet[h] = 0
-        s.hex_icons[h] = 0
+        _spes_at(m, m.r[M_SPES_POS] * 5 + 2)
     if m.r[M_SPES_TOKEN_POS] == 0:
         m.r[M_SPES_TOKEN_POS] = -1
         m.r[M_SPES_POS] = last                   # the Spes tile covers the middle hex of the flipped strip
-        h = last * 5 + 2
-        s.hex_terrain[h] = T_SPES
-        s.hex_comet[h] = 0
-        s.hex_icons[h] = 0
+        _spes_at(m, last * 5 + 2)
         _log(s, "Planet Spes is in sight")
     elif m.r[M_SPES_TOKEN_POS] > 0:
         m.r[M_SPES_TOKEN_POS] -= 1
     if reached:
         m.r[M_SPES_REACHED] = 1
         _trigger_end(s, "the Black Angel reached Spes")
+
+
+@cython.cfunc
+@cython.locals(m=Registers, h=cython.Py_ssize_t)
+def _spes_at(m: Registers, h: int) -> None:
+    """The Spes tile on hex ``h`` (a negative one from the end, as the named views index): planet Spes, no comet,
+    no Ravager icon."""
+    if h < 0:
+        h += N_HEXES
+    if not 0 <= h < N_HEXES:
+        raise IndexError(f"no hex {h}")
+    m.r[OT_HEX_TERRAIN + m._tail + h] = T_SPES
+    m.r[OT_HEX_COMET + m._tail + h] = 0
+    m.r[OT_HEX_ICONS + m._tail + h] = 0
 
 
 def _count_space(s: State, seat: int, colour: int) -> int:

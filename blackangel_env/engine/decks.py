@@ -17,12 +17,29 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, O_HAND_MC, RV_DECK, RV_DISCARD,
-        RV_HAND, TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
+        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, N_MISSIONS, OT_ADV_DECK, OT_ADV_SLOTS,
+        OT_MC_DECK, OT_MC_DECK_N, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_RAV_DECK, OT_TECH_STACK, OT_TECH_STACK_N,
+        OT_TILE_WHERE, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND, TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
     )
 
 from .core import _log
 from .kernels import cards_at
+
+
+@cython.cfunc
+@cython.locals(c=cython.Py_ssize_t)
+def _colour(c: int) -> None:
+    """A Mission colour or Technology stack 0-2, as the named views' indexing checked it (IndexError)."""
+    if not 0 <= c < 3:
+        raise IndexError(f"colour {c} is not 0-2")
+
+
+@cython.cfunc
+@cython.locals(p=cython.Py_ssize_t, card=cython.Py_ssize_t)
+def _seat_and_card(p: int, card: int) -> None:
+    """A seat 0-4 and a Mission card 0-59, as the named views' indexing checked them (IndexError)."""
+    if not 0 <= p < MAX_SEATS or not 0 <= card < N_MISSIONS:
+        raise IndexError(f"seat {p} or Mission card {card} out of range")
 
 
 def _shuffled(s: State, items: list[int]) -> list[int]:
@@ -35,32 +52,41 @@ def _shuffled(s: State, items: list[int]) -> list[int]:
     return out
 
 
+@cython.locals(n=cython.Py_ssize_t, k=cython.Py_ssize_t)
 def _pop_tech(s: State, c: int) -> int:
-    n = s.tech_stack_n.item(c)
+    m = cython.declare(Registers, registers(s))
+    _colour(c)
+    n = m.r[OT_TECH_STACK_N + m._tail + c]
     if n == 0:
         return -1
-    t = s.tech_stack.item(c, n - 1)
-    s.tech_stack[c, n - 1] = -1
-    s.tech_stack_n[c] = n - 1
+    k = OT_TECH_STACK + m._tail + 16 * c + n - 1
+    t = m.r[k]
+    m.r[k] = -1
+    m.r[OT_TECH_STACK_N + m._tail + c] = n - 1
     return t
 
 
 def _refill_adv_slot(s: State, slot: int) -> None:
     m = cython.declare(Registers, registers(s))
+    if not 0 <= slot < 4:
+        raise IndexError(f"no Advanced Technology slot {slot!r}")
     n = m.r[M_ADV_DECK_N]
     if n == 0:
-        s.adv_slots[slot] = -1
+        m.r[OT_ADV_SLOTS + m._tail + slot] = -1
         return
-    t = s.adv_deck.item(n - 1)
-    s.adv_deck[n - 1] = -1
+    t = m.r[OT_ADV_DECK + m._tail + n - 1]
+    m.r[OT_ADV_DECK + m._tail + n - 1] = -1
     m.r[M_ADV_DECK_N] = n - 1
-    s.adv_slots[slot] = t
-    s.tile_where[t] = TL_ADV_SLOT
+    m.r[OT_ADV_SLOTS + m._tail + slot] = t
+    m.r[OT_TILE_WHERE + m._tail + t] = TL_ADV_SLOT
 
 
+@cython.locals(k=cython.Py_ssize_t)
 def _draw_mission(s: State, c: int) -> int:
     """Top card of colour c; an empty deck is rebuilt from that colour's discards (rulebook A3 note)."""
-    n = s.mc_deck_n.item(c)
+    m = cython.declare(Registers, registers(s))
+    _colour(c)
+    n = m.r[OT_MC_DECK_N + m._tail + c]
     if n == 0:
         disc = [i for i in range(20 * c, 20 * c + 20) if s.mc_where[i] == MC_DISCARD]
         if not disc:
@@ -72,9 +98,10 @@ def _draw_mission(s: State, c: int) -> int:
         n = len(disc)
         if s.log is not None:
             _log(s, f"{COLOURS[c]} Mission deck rebuilt from {n} discards")
-    card = s.mc_deck.item(c, n - 1)
-    s.mc_deck[c, n - 1] = -1
-    s.mc_deck_n[c] = n - 1
+    k = OT_MC_DECK + m._tail + 20 * c + n - 1
+    card = m.r[k]
+    m.r[k] = -1
+    m.r[OT_MC_DECK_N + m._tail + c] = n - 1
     return card
 
 
@@ -85,18 +112,24 @@ def _mission_available(s: State, c: int) -> bool:
     return bool(np.any(s.mc_where[base:base + 20] == MC_DISCARD))
 
 
+@cython.locals(p=cython.Py_ssize_t, card=cython.Py_ssize_t)
 def _to_hand(s: State, p: int, card: int) -> None:
-    s.mc_where[card] = MC_HAND + p
-    s.hand_mc[p, card // 20] += 1
+    m = cython.declare(Registers, registers(s))
+    _seat_and_card(p, card)
+    m.r[OT_MC_WHERE + m._tail + card] = MC_HAND + p
+    m.r[O_HAND_MC + 3 * p + card // 20] += 1
 
 
+@cython.locals(card=cython.Py_ssize_t, where=cython.Py_ssize_t)
 def _discard_mission(s: State, card: int) -> None:
-    where = s.mc_where.item(card)
+    m = cython.declare(Registers, registers(s))
+    _seat_and_card(0, card)
+    where = m.r[OT_MC_WHERE + m._tail + card]
     if MC_HAND <= where < MC_HAND + 5:
-        s.hand_mc[where - MC_HAND, card // 20] -= 1
-    s.mc_where[card] = MC_DISCARD
-    s.mc_owner[card] = -1
-    s.mc_hex[card] = -1
+        m.r[O_HAND_MC + 3 * (where - MC_HAND) + card // 20] -= 1
+    m.r[OT_MC_WHERE + m._tail + card] = MC_DISCARD
+    m.r[OT_MC_OWNER + m._tail + card] = -1
+    m.r[OT_MC_HEX + m._tail + card] = -1
 
 
 def _hand_missions(s: State, p: int) -> list[int]:
@@ -134,8 +167,8 @@ def _pop_ravager(s: State) -> int:
         n = len(disc)
         if s.log is not None:
             _log(s, f"Ravager deck rebuilt from {n} discards")
-    r = s.rav_deck.item(n - 1)
-    s.rav_deck[n - 1] = -1
+    r = m.r[OT_RAV_DECK + m._tail + n - 1]
+    m.r[OT_RAV_DECK + m._tail + n - 1] = -1
     m.r[M_RAV_DECK_N] = n - 1
     return r
 

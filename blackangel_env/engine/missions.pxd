@@ -5,5 +5,6 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED
+    MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, N_MISSIONS, OT_HEX_CARD, OT_HEX_ICONS, OT_HEX_TERRAIN,
+    OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_TILE_BOOST, O_HAND_MC, O_ROBOTS_BREAK, SRC_REWARD, TL_EJECTED
 )

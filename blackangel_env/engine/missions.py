@@ -16,7 +16,9 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, SRC_REWARD, TL_EJECTED,
+        MAX_SEATS, MC_HAND, MC_SPACE, M_ADVANCED, M_N_STRIPS, N_MISSIONS, OT_HEX_CARD, OT_HEX_ICONS,
+        OT_HEX_TERRAIN, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_TILE_BOOST, O_HAND_MC, O_ROBOTS_BREAK, SRC_REWARD,
+        TL_EJECTED,
     )
 
 from .core import _log, gain_goods, seat_name
@@ -30,37 +32,38 @@ def place_mission(s: State, p: int, card: int, h: int) -> None:
     card or hex out of range, a card already in Space or an occupied hex raise ValueError before anything
     changes."""
     m = cython.declare(Registers, registers(s))
-    comp = s.comp
-    n_cards, n_hexes = s.mc_where.shape[0], 5 * m.r[M_N_STRIPS]
+    comp = m.comp
+    tail = m._tail
+    n_cards, n_hexes = N_MISSIONS, 5 * m.r[M_N_STRIPS]
     if not (0 <= p < MAX_SEATS and 0 <= card < n_cards and 0 <= h < n_hexes):
         raise ValueError(f"place_mission: seat {p!r}, card {card!r} and hex {h!r} must be a seat 0-{MAX_SEATS - 1}, "
                          f"a Mission card 0-{n_cards - 1} and a hex 0-{n_hexes - 1} of the board")
-    where = s.mc_where.item(card)
-    if where == MC_SPACE or s.hex_card.item(h) >= 0:
+    where = m.r[OT_MC_WHERE + tail + card]
+    if where == MC_SPACE or m.r[OT_HEX_CARD + tail + h] >= 0:
         raise ValueError(f"place_mission: Mission card {card} is already in Space or hex {h} holds a card")
     if MC_HAND <= where < MC_HAND + 5:
-        s.hand_mc[p, card // 20] -= 1
-    s.mc_where[card] = MC_SPACE
-    s.mc_owner[card] = p
-    s.mc_hex[card] = h
-    s.hex_card[h] = card
-    s.robots_break[p] -= 1                     # the owner's robot on the reward
-    if s.log is not None:
+        m.r[O_HAND_MC + 3 * p + card // 20] -= 1
+    m.r[OT_MC_WHERE + tail + card] = MC_SPACE
+    m.r[OT_MC_OWNER + tail + card] = p
+    m.r[OT_MC_HEX + tail + card] = h
+    m.r[OT_HEX_CARD + tail + h] = card
+    m.r[O_ROBOTS_BREAK + p] -= 1               # the owner's robot on the reward
+    if m.log is not None:
         _log(s, f"{seat_name(s, p)} places Mission card {card} on hex s{h // 5 + 1}:{h % 5 - 2:+d}")
     reward = [0] * 8
     reward[comp.mission_reward[card]] = comp.mission_reward_amount[card]
     gain_goods(s, p, reward, SRC_REWARD, f"reward of Mission card {card}")
     icons = 0
     for g in neighbours(m.r[M_N_STRIPS])[h]:
-        if s.hex_card.item(g) < 0 and s.hex_terrain.item(g) != T_SPES:
-            icons += s.hex_icons.item(g)
+        if m.r[OT_HEX_CARD + tail + g] < 0 and m.r[OT_HEX_TERRAIN + tail + g] != T_SPES:
+            icons += m.r[OT_HEX_ICONS + tail + g]
     if icons:
         _ravagers_appear(s, icons)
     for colour in comp.mission_tiles[card]:
         t = _pop_tech(s, colour)
         if t >= 0:
             if m.r[M_ADVANCED]:
-                s.tile_boost[t] = 1
+                m.r[OT_TILE_BOOST + m._tail + t] = 1
             _push_display(s, t)
 
 

@@ -23,15 +23,18 @@ from .a3 import _a3
 from .tiles import _activatable, _start_tile
 
 
+@cython.locals(a=cython.Py_ssize_t, c=cython.Py_ssize_t, d=cython.Py_ssize_t)
 def _legal_repair(s: State) -> list[int]:
     m = cython.declare(Registers, registers(s))
     out = [DONE] if m.r[M_DONE] > 0 else []
-    out.extend([REPAIR_ACTION + a for a, k in enumerate(s.mv[O_DMG:O_DMG + 6].tolist()) if k > 0])
-    owners = s.mv[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()       # the fields through the buffer
-    damaged = s.mv[O_DIE_DAMAGED:O_DIE_DAMAGED + 18].tolist()
+    for a in range(6):                           # the fields through the buffer
+        if m.r[O_DMG + a] > 0:
+            out.append(REPAIR_ACTION + a)
     for c in range(3):
-        if any(owners[d] == DIE_SUPPLY and damaged[d] for d in range(6 * c, 6 * c + 6)):
-            out.append(REPAIR_DIE + c)
+        for d in range(6 * c, 6 * c + 6):
+            if m.r[O_DIE_OWNER + d] == DIE_SUPPLY and m.r[O_DIE_DAMAGED + d]:
+                out.append(REPAIR_DIE + c)
+                break
     return out
 
 
@@ -53,12 +56,12 @@ def _do_repair(s: State, a: int) -> None:
         return
     if a < REPAIR_DIE:
         act = a - REPAIR_ACTION
-        s.dmg[act] -= 1                        # the cube that damages the action goes first
+        m.r[O_DMG + act] -= 1                  # the cube that damages the action goes first
     else:
         c = a - REPAIR_DIE
         for d in range(6 * c, 6 * c + 6):
-            if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
-                s.die_damaged[d] = 0
+            if m.r[O_DIE_OWNER + d] == DIE_SUPPLY and m.r[O_DIE_DAMAGED + d]:
+                m.r[O_DIE_DAMAGED + d] = 0
                 break
     m.r[M_DONE] += 1
     m.r[M_PHASE] = PH_DEBRIS

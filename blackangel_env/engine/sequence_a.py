@@ -21,8 +21,9 @@ if not cython.compiled:                 # compiled: the inline C function of _re
     from ..state import (
         BOT, DIE_IN_USE, MC_SLOT, M_A1_COLOUR, M_A1_SLOT, M_ACTION, M_ACTOR, M_BOOSTS_USED, M_DIE, M_DIE_BOUGHT,
         M_DIE_COLOUR, M_DIE_COLOUR0, M_DIE_FLIPPED, M_DIE_VALUE, M_PENDING, M_PHASE, M_SOLO, M_TURN_PLAYER,
-        O_DEBRIS, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_HAND_MC, O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD,
-        PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST, PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE,
+        OT_MC_WHERE, OT_RAV_WHERE, O_DEBRIS, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_GRID, O_HAND_MC,
+        O_HAND_RAV, O_RES, O_SLOTS, PH_A1_CARD, PH_A1_TILES, PH_A2_DIE, PH_A2_MODIFY, PH_ACTION_BOOST,
+        PH_DIE_COLOUR, RAVAGER_SLOT, RV_SLOT, SRC_TRADE,
     )
 
 from .core import _log, gain_vp, seat_name
@@ -134,21 +135,20 @@ def _do_a1_card(s: State, a: int) -> None:
     if a >= PLAY_RAVAGER:
         slot = a - PLAY_RAVAGER
         r = _lowest_hand_ravager(s, p)
-        s.rav_where[r] = RV_SLOT + p
+        m.r[OT_RAV_WHERE + m._tail + r] = RV_SLOT + p
         m.r[O_HAND_RAV + p] -= 1
         m.r[O_SLOTS + 6 * p + slot] = RAVAGER_SLOT + r
         colour = -1
     else:
         card, slot = divmod(a - PLAY_MISSION, 6)
-        s.mc_where[card] = MC_SLOT + p
+        m.r[OT_MC_WHERE + m._tail + card] = MC_SLOT + p
         m.r[O_HAND_MC + 3 * p + card // 20] -= 1
         m.r[O_SLOTS + 6 * p + slot] = card
         colour = card // 20
     pend = 0
-    comp = s.comp
-    grid = s.grid[p].tolist()
+    comp = m.comp
     for cell in _line_cells(slot):
-        t = grid[cell]
+        t = m.r[O_GRID + 9 * p + cell]
         if _activatable(s, t) and (colour < 0 or comp.tile_colour[t] == colour):
             pend |= 1 << cell
     m.r[M_A1_SLOT] = slot

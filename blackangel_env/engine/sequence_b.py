@@ -16,8 +16,9 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER,
-        O_DIE_RESERVED, O_RES, O_SLOTS, PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY,
+        BOT, DIE_SUPPLY, M_B_FREE_COLOUR, M_B_PAID, M_END_TRIGGERED, M_N_PLAYERS, M_PHASE, M_TURN_PLAYER, N_DICE,
+        N_RAVAGERS, OT_RAV_WHERE, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_GRID, O_RES, O_ROBOTS_WS, O_SLOTS,
+        PH_B_RESERVE, RAVAGER_SLOT, RV_DISCARD, SRC_PENALTY,
     )
 
 from .core import _log, gain_vp, seat_name
@@ -42,10 +43,20 @@ def _legal_b_reserve(s: State) -> list[int]:
     if not m.r[M_B_PAID] and m.r[O_RES + p] >= 1:
         out.extend(RESERVE_DIE + d for d in own)
     for cell in _boost_cells(s, p, BE_FREE_RESERVE):
-        c = s.comp.tile_boost_arg[s.grid.item(p, cell)]
-        if any(d // 6 == c for d in own):
-            out.append(USE_BOOST + cell)
+        c = m.comp.tile_boost_arg[m.r[O_GRID + 9 * p + cell]]
+        for d in own:
+            if d // 6 == c:
+                out.append(USE_BOOST + cell)
+                break
     return out
+
+
+@cython.cfunc
+@cython.locals(r=cython.Py_ssize_t)
+def _ravager_at(r: int) -> None:
+    """A Ravager card 0 to the last, as the named view's indexing checked it (IndexError)."""
+    if not 0 <= r < N_RAVAGERS:
+        raise IndexError(f"no Ravager card {r}")
 
 
 @cython.ccall
@@ -67,16 +78,23 @@ def _sequence_b(s: State, p: int) -> None:
 
 
 @cython.ccall
+@cython.locals(d=cython.Py_ssize_t, c=cython.Py_ssize_t, held=cython.bint)
 def _neutral_dice(s: State) -> None:
     """2-PLAYER GAME: the neutral's 1-3 dice stay, its stars return; then a die of each colour where it has a
     workstation robot and no die of that colour."""
-    values = s.die_value.tolist()
-    for d, o in enumerate(s.die_owner.tolist()):
-        if o == BOT and values[d] == 0:
-            s.die_owner[d] = DIE_SUPPLY
+    m = cython.declare(Registers, registers(s))
+    for d in range(N_DICE):
+        if m.r[O_DIE_OWNER + d] == BOT and m.r[O_DIE_VALUE + d] == 0:
+            m.r[O_DIE_OWNER + d] = DIE_SUPPLY
     for c in range(3):
-        if s.robots_ws.item(BOT, c) > 0 and BOT not in s.die_owner[6 * c:6 * c + 6].tolist():
-            _roll_into(s, BOT, c, False)
+        if m.r[O_ROBOTS_WS + 3 * BOT + c] > 0:
+            held = False
+            for d in range(6 * c, 6 * c + 6):
+                if m.r[O_DIE_OWNER + d] == BOT:
+                    held = True
+                    break
+            if not held:
+                _roll_into(s, BOT, c, False)
 
 
 def _do_b_reserve(s: State, a: int) -> None:
@@ -124,10 +142,12 @@ def reset_board(s: State, p: int) -> None:
         raise ValueError(f"reset_board: seat {p!r} is not a player seat 0-3")
     m = cython.declare(Registers, registers(s))
     o = O_SLOTS + 6 * p                          # p's row of slots, through the buffer
-    for k, code in enumerate(s.mv[o:o + 6].tolist()):
+    for k in range(6):
+        code = m.r[o + k]
         if code != -1:
             if code >= RAVAGER_SLOT:
-                s.rav_where[code - RAVAGER_SLOT] = RV_DISCARD
+                _ravager_at(code - RAVAGER_SLOT)
+                m.r[OT_RAV_WHERE + m._tail + code - RAVAGER_SLOT] = RV_DISCARD
             elif code >= 0:
                 _discard_mission(s, code)
             m.r[o + k] = -1
