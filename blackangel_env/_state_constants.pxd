@@ -152,6 +152,7 @@ cdef enum:
     O_HAND_RAV = 176
     O_SLOTS = 217
     O_GRID = 181
+    O_ADV_SPACE = 241
     O_DMG = 253
     O_DIE_VALUE = 283
     O_DIE_OWNER = 301

@@ -654,6 +654,7 @@ O_HAND_MC = FIXED_OFFSETS["hand_mc"]               # + 3 * seat + colour
 O_HAND_RAV = FIXED_OFFSETS["hand_rav"]
 O_SLOTS = FIXED_OFFSETS["slots"]                   # + 6 * seat + slot
 O_GRID = FIXED_OFFSETS["grid"]                     # + 9 * seat + cell
+O_ADV_SPACE = FIXED_OFFSETS["adv_space"]           # + 3 * seat + space
 O_DMG = FIXED_OFFSETS["dmg"]
 O_DIE_VALUE = FIXED_OFFSETS["die_value"]
 O_DIE_OWNER = FIXED_OFFSETS["die_owner"]

@@ -345,3 +345,27 @@ def test_cards_in_space_tile_counts_itself_out_of_strip_one_and_caps():
     detail = {d["tile"]: d for d in scoring.advanced_tiles_detail(s, 1)}
     assert detail[b]["cap"] == 4 and detail[a]["cap"] == 4
     assert detail[a]["vp"] + detail[b]["vp"] == 8   # 5 Advanced tiles, two tiles capped at 4 VP each
+
+
+def test_final_scoring_counts_the_advanced_tiles_as_their_detail_does():
+    """Final scoring (END OF THE GAME, Advanced Technology tiles; rules-notes D13) adds each player's Advanced tiles
+    in one sum, without the per-tile detail: for every seat of positions of seeded random games, in the base and
+    the advanced rules, the sum equals the VP of ``scoring.advanced_tiles_detail`` (each kind's tiles take
+    min(their caps' halves, the elements of the kind), 2 VP each)."""
+    import numpy as np
+
+    from blackangel_env.engine.end import _advanced_vp
+
+    rng = np.random.default_rng(11)
+    compared = with_tiles = 0
+    for g in range(24):
+        s = engine.new_game(num_players=1 + g % 4, advanced=bool(g % 2), seed=400 + g)
+        while not s.terminal:
+            for p in range(s.num_players):
+                detail = scoring.advanced_tiles_detail(s, p)
+                assert _advanced_vp(s, p) == sum(d["vp"] for d in detail)
+                compared += 1
+                with_tiles += bool(detail)
+            legal = engine.legal_actions(s)
+            engine.apply(s, legal[int(rng.random() * len(legal))])
+    assert compared > 5000 and with_tiles > 500

@@ -150,7 +150,11 @@ def scroll_board(s: State, n_strips: int, lay) -> None:
 
 
 @cython.cfunc
-def _scroll(buf: cython.short[:], L: _Layout, n_strips: cython.Py_ssize_t, lay: cython.const[cython.short][:, :]):
+@cython.boundscheck(False)              # every index below is within the layout's fields (n_strips checked)
+@cython.wraparound(False)
+def _scroll(buf: cython.short[::1], L: _Layout, n_strips: cython.Py_ssize_t, lay: cython.const[cython.short][:, :]):
+    if lay.shape[0] < 3 or lay.shape[1] < 5:
+        raise ValueError(f"scroll_board: the strip to lay is {lay.shape[0]} x {lay.shape[1]}, not 3 x 5")
     nh: cython.Py_ssize_t = n_strips * 5
     last: cython.Py_ssize_t = n_strips - 1
     r: cython.Py_ssize_t
