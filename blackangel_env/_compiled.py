@@ -95,18 +95,21 @@ def _extension_beside(src: str) -> str | None:
 
 
 # The state's module: an extension whose .pxd cimports it (``Registers``, through ``_registers.pxd``) reads the
-# fields of the compiled ``State`` in C, so it runs compiled only where the state's module does too.
+# fields of the compiled ``State`` in C, and one that cimports the state's constants (``_state_constants.pxd``)
+# was built against the state's layout, so either runs compiled only where the state's module does too (an edited
+# state.py runs interpreted until the next build, which builds them all again).
 STATE_MODULE = "blackangel_env.state"
 
 
 def _needs_compiled_state(src: str) -> bool:
-    """Whether the module of the source ``src`` cimports the state's C declarations (its .pxd says so)."""
+    """Whether the module of the source ``src`` cimports the state's C declarations or constants (its .pxd says
+    so)."""
     pxd = src[:-3] + ".pxd"
     if not os.path.isfile(pxd):
         return False
     with open(pxd, encoding="utf-8") as f:
         text = f.read()
-    return "blackangel_env.state cimport" in text or "blackangel_env._registers cimport" in text
+    return any(f"blackangel_env.{name} cimport" in text for name in ("state", "_registers", "_state_constants"))
 
 
 def _state_compiled() -> bool:

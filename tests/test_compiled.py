@@ -234,10 +234,14 @@ def test_an_edited_source_is_not_shadowed_by_its_old_extension(tmp_path):
 
 
 def test_the_modules_reading_the_compiled_state_are_known_by_their_declarations():
-    """The rule modules whose extensions read ``State``'s C fields (``Registers``, through ``_registers.pxd``) say
-    so in their .pxd; the others (and modules without a .pxd) do not."""
+    """The rule modules whose extensions read ``State``'s C fields (``Registers``, through ``_registers.pxd``) or
+    were built against its layout (the C constants of ``_state_constants.pxd``) say so in their .pxd; the others
+    (and modules without a .pxd) do not."""
     assert _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.rounds"))
     assert _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.phases"))
+    playout = _compiled.source_path("blackangel_env.engine.playout")
+    assert "_registers" not in Path(playout[:-3] + ".pxd").read_text()
+    assert _compiled._needs_compiled_state(playout)             # its constants only
     assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.ship_moves"))
     assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.space"))
 

@@ -165,6 +165,11 @@ def apply(s: State, action: int) -> None:
 
 def apply_unchecked(s: State, action: int) -> None:
     """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking."""
+    _apply_unchecked(s, action)
+
+
+@cython.ccall
+def _apply_unchecked(s: State, action: int) -> None:
     m = cython.declare(Registers, registers(s))
     if m.log is not None:
         m.log.append(f"[{seat_name(s, s.actor)}] {A.action_to_string(action)}")
@@ -174,6 +179,35 @@ def apply_unchecked(s: State, action: int) -> None:
         m.r[M_DECISIONS] = v + 1
     else:                             # at int16's bound, numpy's in-place add (it wraps, with a warning)
         s.m[M_DECISIONS] += 1
+
+
+@cython.locals(k=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, limit=cython.Py_ssize_t,
+               batch=cython.Py_ssize_t, u=cython.double)
+def play_uniform(s: State, rng, limit: int, batch: int) -> int:
+    """Play ``s`` to the end (``engine.rollouts``' random policy), each decision uniform over the legal actions:
+    the k-th of the n legal actions (``_compute_legal``, sorted) with k = int(u * n), u the generator ``rng``'s
+    next number, drawn ``batch`` at a time (``rng.random(batch)``: the same stream as one by one).  Returns the
+    decisions taken, or -1 when the game is still going after ``limit`` of them.  Here, beside the phase table,
+    so that each decision's legal actions and move are C calls."""
+    m = cython.declare(Registers, registers(s))
+    if batch < 1:
+        raise ValueError(f"play_uniform: batch must be >= 1, got {batch}")
+    draws: list = []
+    j = 0
+    k = 0
+    while not m.r[M_GAME_OVER]:
+        if k >= limit:
+            return -1
+        if j == len(draws):
+            draws = rng.random(batch).tolist()
+            j = 0
+        legal = _compute_legal(s)
+        n = len(legal)
+        u = draws[j]
+        _apply_unchecked(s, legal[cython.cast(cython.Py_ssize_t, u * n)])
+        j += 1
+        k += 1
+    return k
 
 
 @cython.ccall

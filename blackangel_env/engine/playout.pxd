@@ -1,9 +1,5 @@
-# Compile-time declarations of playout.py (read only by Cython): the state as its C type ``Registers``, whose
-# buffer the module reads and writes in C through ``registers`` (an inline C function, ``_registers.pxd``).
-from blackangel_env._registers cimport registers
-from blackangel_env.state cimport Registers
-
-# the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
+# Compile-time declarations of playout.py (read only by Cython): the state's constants (registers, offsets, phases,
+# codes) as C constants (``_state_constants.pxd``).
 from blackangel_env._state_constants cimport (
-    BOT, M_GAME_OVER, M_SOLO
+    BOT, M_SOLO
 )

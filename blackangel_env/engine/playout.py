@@ -1,12 +1,11 @@
 """Batched play to the end of the game: ``rollouts(states, seed)``, the entry point for the evaluation of
 positions by search and for learning (issue 13, item 6).
 
-It is a loop, compiled with the engine, over the legal actions (computed afresh: a rollout never asks twice in one
-position, so it skips the cache of ``legal_actions``) and ``apply_unchecked``, with the policy's numbers drawn in
-batches (the same stream as one draw a decision) and the batch's games played in turn in one ``State`` object
-(each written into it in place, keeping the views it has made), at about the engine's speed (``blackangel bench``
-reports ``rollout_decisions_per_s``); a loop over a compiled core of the rules would replace it with the same
-arguments and results.
+Each game is played by ``phases.play_uniform``, a loop compiled beside the phase table over the legal actions
+(computed afresh: a rollout never asks twice in one position, so it skips the cache of ``legal_actions``) and the
+unchecked move, with the policy's numbers drawn in batches (the same stream as one draw a decision); the batch's
+games are played in turn in one ``State`` object (each written into it in place, keeping the views it has made).
+``blackangel bench`` reports ``rollout_decisions_per_s``.
 """
 
 from __future__ import annotations
@@ -23,16 +22,14 @@ except ModuleNotFoundError:            # Cython is needed to build, not to run: 
 
 from .. import generator_state
 from ..state import State
-from ..state import Registers           # compiled: the C type (cimported by the .pxd)
-if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
-    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the C constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, M_GAME_OVER, M_SOLO,
+        BOT, M_SOLO,
     )
 
 from .end import final_scores
 from .kernels import seed_sequence_words, uint32_words
-from .phases import _compute_legal, apply_unchecked
+from .phases import play_uniform
 
 POLICIES = ("random",)
 
@@ -76,31 +73,6 @@ class _Seeder:
 
 
 _DRAWS = 64                     # the random policy's numbers drawn at once
-
-
-@cython.locals(k=cython.Py_ssize_t, j=cython.Py_ssize_t, n=cython.Py_ssize_t, limit=cython.Py_ssize_t,
-               u=cython.double)
-def _play_out(c: State, rng: np.random.Generator, limit: int) -> int:
-    """Play ``c`` to the end, each decision uniform over the legal actions: the k-th of n legal actions with
-    k = int(u * n), u the policy generator's next number (drawn ``_DRAWS`` at a time: the same stream as one by
-    one).  Returns the decisions taken, or -1 when the game is still going after ``limit``."""
-    m = cython.declare(Registers, registers(c))
-    draws: list = []
-    j = 0
-    k = 0
-    while not m.r[M_GAME_OVER]:
-        if k >= limit:
-            return -1
-        if j == len(draws):
-            draws = rng.random(_DRAWS).tolist()
-            j = 0
-        legal = _compute_legal(c)
-        n = len(legal)
-        u = draws[j]
-        apply_unchecked(c, legal[cython.cast(cython.Py_ssize_t, u * n)])
-        j += 1
-        k += 1
-    return k
 
 
 def rollouts(states: State | Sequence[State], seed: int | None = None, policy: str = "random", *,
@@ -160,7 +132,7 @@ def rollouts(states: State | Sequence[State], seed: int | None = None, policy: s
                 chance, choices = children[i].spawn(2)
                 c.reseed(chance)
                 rng = np.random.default_rng(choices)
-            k = _play_out(c, rng, min(max_decisions, 2**62))      # a C integer bound; no game comes near it
+            k = play_uniform(c, rng, min(max_decisions, 2**62), _DRAWS)     # a C bound; no game comes near it
             if k < 0:
                 raise RuntimeError(f"rollouts: states[{i}] is not over after {max_decisions} decisions")
             scores[i, :players] = final_scores(c)
