@@ -8,8 +8,8 @@ first member points to the 128-bit ``state`` and ``inc``, followed by ``has_uint
 ``random/src/pcg64/pcg64.h``).  ``reader(generator)`` maps those 40 bytes once (ctypes arrays over the generator's
 memory, kept with a reference to the generator so that the memory stays alive); ``read(reader)`` then copies them
 (a fraction of a microsecond), ``restore`` writes a snapshot into a fresh PCG64, ``overwrite`` into the generator
-of a reader, and ``as_dict`` gives the very dict ``bit_generator.state`` would have given.  ``seeded_snapshot`` is
-the state PCG64's own seeding reaches from a SeedSequence's words (``engine.kernels.seed_sequence_words``).
+of a reader, and ``as_dict`` gives the very dict ``bit_generator.state`` would have given
+(``engine.kernels.pcg64_seeded_snapshot`` makes a snapshot of the state PCG64's own seeding reaches).
 
 The layout is numpy's, not a public API: at import, ``AVAILABLE`` is set only after round trips through both
 paths agree (the dicts equal, the restored generators drawing the same numbers) on generators in several states;
@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["AVAILABLE", "Reader", "Snapshot", "reader", "read", "restore", "as_dict", "seeded_snapshot", "overwrite"]
+__all__ = ["AVAILABLE", "Reader", "Snapshot", "reader", "read", "restore", "as_dict", "overwrite"]
 
 Snapshot = tuple  # (32 bytes: state, inc as little-endian 128-bit integers; 8 bytes: has_uint32, uinteger)
 Reader = tuple    # (the Generator, a ctypes array over its 32 state bytes, one over its 8 other bytes)
@@ -67,20 +67,6 @@ def restore(snap: Snapshot) -> np.random.Generator:
     else:
         bitgen.state = as_dict(snap)
     return np.random.Generator(bitgen)
-
-
-_PCG64_MULT = (2549297995355413924 << 64) + 4865540595714422341     # PCG64's 128-bit LCG multiplier
-_MASK128 = (1 << 128) - 1
-
-
-def seeded_snapshot(words: list) -> Snapshot:
-    """The state of a PCG64 seeded by a SeedSequence whose ``generate_state(8)`` gives ``words`` (PCG64 reads them
-    as ``generate_state(4, uint64)``: the initial state and the stream, 128 bits each), as a snapshot."""
-    v = [words[2 * k] | (words[2 * k + 1] << 32) for k in range(4)]
-    initstate, initseq = (v[0] << 64) | v[1], (v[2] << 64) | v[3]
-    inc = ((initseq << 1) | 1) & _MASK128
-    state = ((inc + initstate) * _PCG64_MULT + inc) & _MASK128        # PCG's seeding: step from 0, add, step
-    return state.to_bytes(16, "little") + inc.to_bytes(16, "little"), bytes(8)
 
 
 def overwrite(r: Reader, snap: Snapshot) -> None:

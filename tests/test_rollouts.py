@@ -71,7 +71,7 @@ def test_copy_into_refuses_another_layout_and_changes_nothing():
 
 def test_the_fast_seeding_gives_numpys_generators(monkeypatch):
     """``rollouts`` seeds its games' generators itself (``kernels.seed_sequence_words``,
-    ``generator_state.seeded_snapshot``) where raw generator snapshots are available; with numpy's own
+    ``kernels.pcg64_seeded_snapshot``) where raw generator snapshots are available; with numpy's own
     ``spawn``/``default_rng`` instead (``generator_state.AVAILABLE`` off) the results are the same, and a call that
     fails part-way gives its generators back in a usable state."""
     from blackangel_env import generator_state
@@ -93,13 +93,13 @@ def test_the_fast_seeding_gives_numpys_generators(monkeypatch):
 @pytest.mark.parametrize("entropy", [0, 7, 2**32, 2**127 + 99, 3**200])
 def test_seed_sequence_words_are_numpys(entropy):
     from blackangel_env import generator_state
-    from blackangel_env.engine.kernels import seed_sequence_words, uint32_words
+    from blackangel_env.engine.kernels import pcg64_seeded_snapshot, seed_sequence_words, uint32_words
     for key in ((), (0,), (5, 1), (2**40, 0, 3)):
         ss = np.random.SeedSequence(entropy, spawn_key=key)
         key_words = [w for k in key for w in uint32_words(k)]
         words = seed_sequence_words(uint32_words(entropy), key_words, 8)
         assert words == ss.generate_state(8).tolist()
-        snap = generator_state.seeded_snapshot(words)
+        snap = pcg64_seeded_snapshot(words)
         assert generator_state.as_dict(snap) == np.random.PCG64(ss).state
 
 

@@ -440,6 +440,27 @@ def _mix(x: cython.uint, y: cython.uint) -> cython.uint:
     return r ^ (r >> 16)
 
 
+_PCG64_MULT = (2549297995355413924 << 64) + 4865540595714422341     # PCG64's 128-bit LCG multiplier
+_MASK128 = (1 << 128) - 1
+
+
+def pcg64_seeded_snapshot(words: list) -> tuple:
+    """The state of a PCG64 seeded by a SeedSequence whose ``generate_state(8)`` gives ``words`` (PCG64 reads them
+    as ``generate_state(4, uint64)``: the initial state and the stream, 128 bits each), as a
+    ``generator_state`` snapshot (``generator_state.overwrite`` puts a generator in it).  ``engine.rollouts``
+    seeds its generators with it; the tests compare it with numpy's seeding."""
+    if len(words) != 8:
+        raise ValueError(f"pcg64_seeded_snapshot: 8 words expected, got {len(words)}")
+    v = [words[2 * k] | (words[2 * k + 1] << 32) for k in range(4)]
+    initstate, initseq = (v[0] << 64) | v[1], (v[2] << 64) | v[3]
+    inc = ((initseq << 1) | 1) & _MASK128
+    state = ((inc + initstate) * _PCG64_MULT + inc) & _MASK128        # PCG's seeding: step from 0, add, step
+    return state.to_bytes(16, "little") + inc.to_bytes(16, "little"), _NO_UINT32
+
+
+_NO_UINT32 = bytes(8)               # a fresh PCG64's has_uint32 and uinteger
+
+
 def seed_sequence_words(entropy: list, spawn_key: list, n_words: int) -> list:
     """``numpy.random.SeedSequence(entropy, spawn_key=spawn_key).generate_state(n_words)`` (pool size 4) as a list
     of ints: ``entropy`` and ``spawn_key`` given as their 32-bit words (``uint32_words``; each spawn key entry's

@@ -28,7 +28,7 @@ if not cython.compiled:                 # compiled: the C constants of _state_co
     )
 
 from .end import final_scores
-from .kernels import seed_sequence_words, uint32_words
+from .kernels import pcg64_seeded_snapshot, seed_sequence_words, uint32_words
 from .phases import play_uniform
 
 POLICIES = ("random",)
@@ -48,7 +48,7 @@ def _take_readers() -> tuple:
 class _Seeder:
     """The generators of ``rollouts``' games in the states the documented scheme gives them (game i: the
     SeedSequence children ``(i, 0)`` for chance and ``(i, 1)`` for the policy of the seed's SeedSequence), computed
-    by ``kernels.seed_sequence_words`` and ``generator_state.seeded_snapshot`` and written into two Generators that
+    by ``kernels.seed_sequence_words`` and ``kernels.pcg64_seeded_snapshot`` and written into two Generators that
     the batch's games use in turn (a game is played to the end before the next is seeded): the numbers numpy's own
     ``spawn`` and ``default_rng`` give, for a fifth of their cost.  Used where raw generator snapshots are
     available (``generator_state.AVAILABLE``); ``release`` hands the Generators back for the next call."""
@@ -61,10 +61,8 @@ class _Seeder:
     def seed(self, c: State, i: int) -> np.random.Generator:
         """Give the copy ``c`` game i's chance generator; return game i's policy generator."""
         key = self.prefix + uint32_words(i)
-        generator_state.overwrite(self.chance, generator_state.seeded_snapshot(
-            seed_sequence_words(self.entropy, key + [0], 8)))
-        generator_state.overwrite(self.policy, generator_state.seeded_snapshot(
-            seed_sequence_words(self.entropy, key + [1], 8)))
+        generator_state.overwrite(self.chance, pcg64_seeded_snapshot(seed_sequence_words(self.entropy, key + [0], 8)))
+        generator_state.overwrite(self.policy, pcg64_seeded_snapshot(seed_sequence_words(self.entropy, key + [1], 8)))
         c._rng, c._rng_state, c._rng_reader = self.chance[0], None, self.chance     # as State.reseed leaves it
         return self.policy[0]
 
