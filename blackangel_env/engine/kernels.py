@@ -146,7 +146,8 @@ def scroll_board(s: State, n_strips: int, lay) -> None:
     L: _Layout = _layout(s)
     if not 1 <= n_strips <= L.max_strips or n_strips * 5 > L.n_hexes:
         raise ValueError(f"scroll_board: {n_strips} strips on a board of {L.max_strips}")
-    _scroll(s._typed_kernels, L, n_strips, lay)
+    m = cython.declare(Registers, registers(s))
+    _scroll(m.r, L, n_strips, lay)
 
 
 @cython.cfunc
@@ -213,7 +214,8 @@ def roll_dice(s: State, dice: list) -> None:
         if not 0 <= d < 18:
             raise ValueError(f"roll_dice: die {d} is not a die id 0-17")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     rng = s.rng
     if cython.compiled:
         bg: cython.pointer(blackangel_bitgen_t) = cython.cast(  # noqa: F821 - declared in kernels.pxd
@@ -233,7 +235,8 @@ def return_dice(s: State, seat: int) -> int:
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"return_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     p: cython.short = seat
     d: cython.Py_ssize_t
     total: cython.long = 0
@@ -251,7 +254,8 @@ def unreserved_dice(s: State, seat: int) -> list:
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"unreserved_dice: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     p: cython.short = seat
     d: cython.Py_ssize_t
     out: list = []
@@ -269,7 +273,8 @@ def store_grid_debris(s: State, seat: int) -> int:
     if not 0 <= seat < 4:
         raise ValueError(f"store_grid_debris: seat {seat!r} is not a player seat 0-3")
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     p: cython.Py_ssize_t = seat
     row: cython.Py_ssize_t = L.grid + 9 * p
     cell: cython.Py_ssize_t
@@ -294,7 +299,8 @@ def store_grid_debris(s: State, seat: int) -> int:
 def cards_at(s: State, code: int) -> list:
     """The Mission cards (ids, ascending) whose ``mc_where`` is ``code``."""
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     c: cython.short = code
     i: cython.Py_ssize_t
     out: list = []
@@ -309,7 +315,8 @@ def hex_cards(s: State, lo: int, hi: int) -> list:
     L: _Layout = _layout(s)
     if not 0 <= lo <= hi <= L.n_hexes:
         raise ValueError(f"hex_cards: hexes {lo}..{hi} are not within the board's {L.n_hexes}")
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     h: cython.Py_ssize_t
     out: list = []
     for h in range(lo, hi):
@@ -324,7 +331,8 @@ def ships_to_supply(s: State, lo: int, hi: int) -> int:
     L: _Layout = _layout(s)
     if not 0 <= lo <= hi <= L.n_hexes:
         raise ValueError(f"ships_to_supply: hexes {lo}..{hi} are not within the board's {L.n_hexes}")
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     i: cython.Py_ssize_t
     q: cython.Py_ssize_t
     k: cython.int = 0
@@ -342,7 +350,8 @@ def ship_hexes(s: State, seat: int) -> list:
     """The hexes (ascending) where ``seat`` has a ship (at most one a hex: two ships of a hex are of different
     players)."""
     L: _Layout = _layout(s)
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     p: cython.short = seat
     h: cython.Py_ssize_t
     out: list = []
@@ -368,7 +377,8 @@ def take_supply_dice(s: State, wanted) -> tuple[list, list]:
                              f"0-{MAX_SEATS - 1}, a colour 0-2 and a count >= 0")
     taken: list = []
     damaged: list = []
-    buf: cython.short[:] = s._typed_kernels
+    m = cython.declare(Registers, registers(s))
+    buf: cython.short[:] = m.r
     for seat, colour, count in wanted:
         _take(buf, L, seat, colour, count, taken, damaged)
     return taken, damaged
