@@ -154,10 +154,13 @@ cdef enum:
     O_GRID = 181
     O_ADV_SPACE = 241
     O_DMG = 253
+    O_RAV_LOC = 259
+    O_RAV_COUNT = 277
     O_DIE_VALUE = 283
     O_DIE_OWNER = 301
     O_DIE_RESERVED = 319
     O_DIE_DAMAGED = 337
+    O_DISPLAY = 355
     BASE_SIZE = 1345
     OT_ADV_SLOTS = 355
     OT_MC_WHERE = 359

@@ -656,10 +656,13 @@ O_SLOTS = FIXED_OFFSETS["slots"]                   # + 6 * seat + slot
 O_GRID = FIXED_OFFSETS["grid"]                     # + 9 * seat + cell
 O_ADV_SPACE = FIXED_OFFSETS["adv_space"]           # + 3 * seat + space
 O_DMG = FIXED_OFFSETS["dmg"]
+O_RAV_LOC = FIXED_OFFSETS["rav_loc"]               # + 3 * action + place
+O_RAV_COUNT = FIXED_OFFSETS["rav_count"]
 O_DIE_VALUE = FIXED_OFFSETS["die_value"]
 O_DIE_OWNER = FIXED_OFFSETS["die_owner"]
 O_DIE_RESERVED = FIXED_OFFSETS["die_reserved"]
 O_DIE_DAMAGED = FIXED_OFFSETS["die_damaged"]
+O_DISPLAY = _views(1)["display"][1]                 # the display's first space (its length: State._tail)
 
 # Where each field after ``display`` starts for a display of no space: its offset is this plus the display's length,
 # which the compiled engine keeps as ``Registers._tail`` (the buffer's size less ``BASE_SIZE``; ``State._tail``

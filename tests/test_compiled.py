@@ -243,7 +243,7 @@ def test_the_modules_reading_the_compiled_state_are_known_by_their_declarations(
     assert "_registers" not in Path(playout[:-3] + ".pxd").read_text()
     assert _compiled._needs_compiled_state(playout)             # its constants only
     assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.ship_moves"))
-    assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.space"))
+    assert not _compiled._needs_compiled_state(_compiled.source_path("blackangel_env.engine.visibility"))
 
 
 def test_an_edited_state_module_takes_the_modules_built_against_it_along(tmp_path):

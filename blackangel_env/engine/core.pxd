@@ -5,5 +5,5 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL
+    BOT, MAX_SEATS, M_SOLO, N_SRC, O_DEBRIS, O_RES, O_SHIPS, O_VP, O_VP_SRC, SRC_HAL
 )

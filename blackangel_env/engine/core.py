@@ -21,7 +21,7 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, MAX_SEATS, M_SOLO, N_SRC, O_VP, O_VP_SRC, SRC_HAL,
+        BOT, MAX_SEATS, M_SOLO, N_SRC, O_DEBRIS, O_RES, O_SHIPS, O_VP, O_VP_SRC, SRC_HAL,
     )
 
 
@@ -102,11 +102,11 @@ def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
     if vec[G_SHIP]:
-        s.ships[seat] += vec[G_SHIP]
+        m.r[O_SHIPS + seat] += vec[G_SHIP]
     if vec[G_RESOURCE]:
-        s.res[seat] += vec[G_RESOURCE]
+        m.r[O_RES + seat] += vec[G_RESOURCE]
     if vec[G_DEBRIS]:
-        s.debris[seat] += vec[G_DEBRIS]
+        m.r[O_DEBRIS + seat] += vec[G_DEBRIS]
     if vec[G_ROBOT]:
         _take_robots(s, seat, vec[G_ROBOT])
     if vec[G_VP]:

@@ -17,9 +17,10 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, N_MISSIONS, OT_ADV_DECK, OT_ADV_SLOTS,
-        OT_MC_DECK, OT_MC_DECK_N, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_RAV_DECK, OT_TECH_STACK, OT_TECH_STACK_N,
-        OT_TILE_WHERE, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND, TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
+        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, N_MISSIONS, N_TILES, OT_ADV_DECK,
+        OT_ADV_SLOTS, OT_MC_DECK, OT_MC_DECK_N, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_RAV_DECK, OT_TECH_STACK,
+        OT_TECH_STACK_N, OT_TILE_BOOST, OT_TILE_WHERE, O_DISPLAY, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
+        TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
     )
 
 from .core import _log
@@ -173,24 +174,28 @@ def _pop_ravager(s: State) -> int:
     return r
 
 
+@cython.locals(t=cython.Py_ssize_t, n=cython.Py_ssize_t, gap=cython.Py_ssize_t, i=cython.Py_ssize_t,
+               out=cython.Py_ssize_t)
 def _push_display(s: State, t: int) -> None:
     """Inject at display space 1, chain-pushing the contiguous tiles (rules-notes D1); a tile pushed off the
     far end is discarded."""
-    disp = s.display
-    tiles = disp.tolist()
-    L = len(tiles)
+    m = cython.declare(Registers, registers(s))
+    n = m._tail                              # the display's spaces, through the buffer
+    if n < 1 or not 0 <= t < N_TILES:
+        raise IndexError(f"tile {t} into a display of {n} spaces")
     gap = -1
-    for i in range(L):
-        if tiles[i] < 0:
+    for i in range(n):
+        if m.r[O_DISPLAY + i] < 0:
             gap = i
             break
     if gap < 0:
-        out = tiles[L - 1]
-        s.tile_where[out] = TL_DISCARD
-        s.tile_boost[out] = 0
-        gap = L - 1
-        if s.log is not None:
+        out = m.r[O_DISPLAY + n - 1]
+        m.r[OT_TILE_WHERE + m._tail + out] = TL_DISCARD
+        m.r[OT_TILE_BOOST + m._tail + out] = 0
+        gap = n - 1
+        if m.log is not None:
             _log(s, f"tile {out} pushed out of the display")
-    disp[1:gap + 1] = tiles[:gap]            # spaces 0 .. gap-1 move up one, in one slice assignment
-    disp[0] = t
-    s.tile_where[t] = TL_DISPLAY
+    for i in range(gap, 0, -1):              # spaces 0 .. gap-1 move up one
+        m.r[O_DISPLAY + i] = m.r[O_DISPLAY + i - 1]
+    m.r[O_DISPLAY] = t
+    m.r[OT_TILE_WHERE + m._tail + t] = TL_DISPLAY

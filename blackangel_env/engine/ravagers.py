@@ -15,7 +15,7 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        M_RAV_DECK_N, RV_BOARD, RV_DECK, RV_DISCARD,
+        M_RAV_DECK_N, N_RAVAGERS, OT_RAV_WHERE, O_RAV_COUNT, O_RAV_LOC, RV_BOARD, RV_DECK, RV_DISCARD,
     )
 
 from .core import _log
@@ -24,34 +24,61 @@ from .dice import _damage_action
 from .end import _trigger_end
 
 
+@cython.locals(r=cython.Py_ssize_t, a=cython.Py_ssize_t, k=cython.Py_ssize_t)
 def _place_ravager(s: State, r: int) -> bool:
     """Place a drawn Ravager on its location and damage the action.  Returns False if the location was full
     (the card is discarded and the caller draws again)."""
-    a = s.comp.ravager_action[r]
-    k = s.rav_count.item(a)
-    if k >= s.comp.ravager_capacity:
-        s.rav_where[r] = RV_DISCARD
-        if s.log is not None:
+    m = cython.declare(Registers, registers(s))     # the Ravager fields through the buffer
+    comp = m.comp
+    if not 0 <= r < N_RAVAGERS:
+        raise IndexError(f"no Ravager card {r}")
+    a = comp.ravager_action[r]
+    if not 0 <= a < 6:
+        raise IndexError(f"no Ravager location {a}")
+    k = m.r[O_RAV_COUNT + a]
+    if k >= comp.ravager_capacity:
+        m.r[OT_RAV_WHERE + m._tail + r] = RV_DISCARD
+        if m.log is not None:
             _log(s, f"Ravager {r + 61} discarded: location {a + 1} is full")
         return False
-    s.rav_loc[a, k] = r
-    s.rav_count[a] = k + 1
-    s.rav_where[r] = RV_BOARD + a
-    if s.log is not None:
+    if not 0 <= k < 3:
+        raise IndexError(f"no place {k} at Ravager location {a}")
+    m.r[O_RAV_LOC + 3 * a + k] = r
+    m.r[O_RAV_COUNT + a] = k + 1
+    m.r[OT_RAV_WHERE + m._tail + r] = RV_BOARD + a
+    if m.log is not None:
         _log(s, f"Ravager {r + 61} attacks action {a + 1}")
     _damage_action(s, a)
     return True
 
 
+@cython.locals(cap=cython.Py_ssize_t, i=cython.Py_ssize_t, w=cython.Py_ssize_t, a=cython.Py_ssize_t,
+               full=cython.bint)
 def _ravager_can_land(s: State) -> bool:
     """Some card in the Ravager deck or its discard targets a location with room."""
-    cap = s.comp.ravager_capacity
-    where = s.rav_where.tolist()
-    counts = s.rav_count.tolist()
-    if max(counts) < cap:                  # every location has room (the usual case): any card will do
-        return RV_DECK in where or RV_DISCARD in where
-    target = s.comp.ravager_action
-    return any((w == RV_DECK or w == RV_DISCARD) and counts[target[r]] < cap for r, w in enumerate(where))
+    m = cython.declare(Registers, registers(s))     # the Ravager fields through the buffer
+    cap = m.comp.ravager_capacity
+    full = False
+    for i in range(6):
+        if m.r[O_RAV_COUNT + i] >= cap:
+            full = True
+            break
+    if not full:                           # every location has room (the usual case): any card will do
+        for i in range(N_RAVAGERS):
+            w = m.r[OT_RAV_WHERE + m._tail + i]
+            if w == RV_DECK or w == RV_DISCARD:
+                return True
+        return False
+    target = m.comp.ravager_action
+    for i in range(N_RAVAGERS):
+        w = m.r[OT_RAV_WHERE + m._tail + i]
+        if w == RV_DECK or w == RV_DISCARD:
+            a = target[i]
+            if not 0 <= a < 6:
+                raise IndexError(f"no Ravager location {a}")
+            if m.r[O_RAV_COUNT + a] < cap:
+                return True
+    return False
 
 
 def _ravagers_appear(s: State, count: int) -> None:

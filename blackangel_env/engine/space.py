@@ -13,7 +13,13 @@ import numpy as np
 
 from ..board import black_angel_hex, neighbours
 from ..components import Components
-from ..state import BOT, M_N_STRIPS, State, _views
+from ..state import State, _views
+from ..state import Registers           # compiled: the C type (cimported by the .pxd)
+if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
+    from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
+    from ..state import (
+        BOT, M_N_STRIPS, N_HEXES, OT_HEX_CARD, OT_HEX_TERRAIN,
+    )
 
 from .kernels import ship_hexes
 from .ship_moves import destinations
@@ -112,8 +118,12 @@ def _neighbour_table(n_strips: int) -> np.ndarray:
     return t
 
 
+@cython.locals(h=cython.Py_ssize_t)
 def _can_place_at(s: State, h: int, colour: int) -> bool:
-    return s.hex_terrain.item(h) == colour and s.hex_card.item(h) < 0
+    m = cython.declare(Registers, registers(s))     # the hex fields through the buffer
+    if not 0 <= h < N_HEXES:
+        raise IndexError(f"no hex {h}")
+    return m.r[OT_HEX_TERRAIN + m._tail + h] == colour and m.r[OT_HEX_CARD + m._tail + h] < 0
 
 
 _GEOMETRY: dict[int, tuple[int, tuple[tuple[int, ...], ...], int]] = {}
