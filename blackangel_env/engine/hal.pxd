@@ -5,6 +5,7 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, O_DIE_OWNER,
-    O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD
+    BOT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+    N_RAVAGERS, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_RAV_ROBOTS, OT_RAV_WHERE, O_DIE_OWNER, O_DIE_RESERVED,
+    O_DIE_VALUE, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK, RV_DISCARD, SRC_HAL, TL_DISCARD
 )

@@ -37,8 +37,10 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
-        O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RES, RV_DISCARD, SRC_HAL, TL_DISCARD,
+        BOT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
+        N_RAVAGERS, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_RAV_ROBOTS, OT_RAV_WHERE, O_DIE_OWNER,
+        O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK, RV_DISCARD,
+        SRC_HAL, TL_DISCARD,
     )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -63,11 +65,14 @@ def _draw_hal_card(s: State) -> int:
     if n == 0:
         # The deck is exhausted: shuffle the discards (all other cards) into a new deck.
         cards = _shuffled(s, list(range(12)))
-        s.hal_deck[:12] = cards
+        for i in range(12):
+            m.r[OT_HAL_DECK + m._tail + i] = cards[i]
         n = 12
         _log(s, "Hal's deck is reshuffled")
-    card = s.hal_deck.item(n - 1)
-    s.hal_deck[n - 1] = -1
+    if not 0 < n <= 12:
+        raise IndexError(f"Hal's deck holds {n} cards")
+    card = m.r[OT_HAL_DECK + m._tail + n - 1]
+    m.r[OT_HAL_DECK + m._tail + n - 1] = -1
     m.r[M_HAL_DECK_N] = n - 1
     m.r[M_HAL_CARD] = card
     return card
@@ -264,8 +269,9 @@ def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
 def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
     """Hal clears the Ravager locations that take the most cards his die allows; among the choices that take as
     many, the one whose locations come first in his rotation (earliest location first, then the next...)."""
+    m = cython.declare(Registers, registers(s))     # the Ravager fields through the buffer
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
-    counts = s.rav_count.tolist()
+    counts = [m.r[O_RAV_COUNT + a] for a in range(6)]
     locs = [a for a in order if counts[a] > 0]
     nl = len(locs)
     # the cards of every choice of locations (bit i: the i-th location of the rotation), from the choice less its
@@ -274,28 +280,39 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
     for mask in range(1, 1 << nl):
         low = mask & -mask
         sums[mask] = sums[mask ^ low] + counts[locs[low.bit_length() - 1]]
-    most = max((t for t in sums if t <= ev), default=0)
+    most = 0
+    for t in sums:
+        if most < t <= ev:
+            most = t
     best = None
     if most > 0:                # the earliest in the rotation: the smallest list of indices (no two choices of
-        best = min(tuple(i for i in range(nl) if mask >> i & 1)     # equal cards are a prefix of each other)
-                   for mask in range(1, 1 << nl) if sums[mask] == most)
+        for mask in range(1, 1 << nl):                              # equal cards are a prefix of each other)
+            if sums[mask] == most:
+                choice = tuple([i for i in range(nl) if mask >> i & 1])
+                if best is None or choice < best:
+                    best = choice
     if not best:
         _unable(s, "no Ravager location he can clear")
         return
     destroyed = 0
+    tail = m._tail
     for i in best:
         loc = locs[i]
-        for j in range(s.rav_count.item(loc)):
-            r = s.rav_loc.item(loc, j)
-            s.rav_loc[loc, j] = -1
-            s.rav_where[r] = RV_DISCARD
+        for j in range(m.r[O_RAV_COUNT + loc]):
+            if j >= 3:
+                raise IndexError(f"no place {j} at Ravager location {loc}")
+            r = m.r[O_RAV_LOC + 3 * loc + j]
+            if not 0 <= r < N_RAVAGERS:
+                raise IndexError(f"no Ravager card {r}")
+            m.r[O_RAV_LOC + 3 * loc + j] = -1
+            m.r[OT_RAV_WHERE + tail + r] = RV_DISCARD
             for seat in range(5):
-                n = s.rav_robots.item(r, seat)
+                n = m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat]
                 if n:
-                    s.rav_robots[r, seat] = 0
-                    s.robots_break[seat] += n
+                    m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat] = 0
+                    m.r[O_ROBOTS_BREAK + seat] += n
             destroyed += 1
-        s.rav_count[loc] = 0
+        m.r[O_RAV_COUNT + loc] = 0
     hal_gain(s, None, f"Destroy: {destroyed} Ravager card(s)", ravagers=destroyed)
 
 
@@ -313,15 +330,15 @@ def _hal_command(s: State, colour: int) -> None:
     for pos in positions:
         hexes = [pos * 5 + c for c in range(5) if _can_place_at(s, pos * 5 + c, colour)]
         if hexes:
-            comets = [h for h in hexes if s.hex_comet[h]]
+            comets = [h for h in hexes if m.r[OT_HEX_COMET + m._tail + h]]
             target = comets[0] if comets else hexes[0]
             break
     if target < 0:
-        s.mc_where[card] = MC_DISCARD
+        m.r[OT_MC_WHERE + m._tail + card] = MC_DISCARD
         _unable(s, f"no free {COLOURS[colour]} hex for his Mission card")
         return
-    if s.robots_break.item(BOT) == 0:
-        s.robots_break[BOT] += 1      # "Assume that Hal always has the robot he may need"
+    if m.r[O_ROBOTS_BREAK + BOT] == 0:
+        m.r[O_ROBOTS_BREAK + BOT] += 1      # "Assume that Hal always has the robot he may need"
     place_mission(s, BOT, card, target)
-    if s.hex_comet.item(target):
+    if m.r[OT_HEX_COMET + m._tail + target]:
         gain_vp(s, BOT, 3, SRC_HAL, "his Mission card lies on a comet")
