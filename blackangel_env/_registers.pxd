@@ -4,13 +4,10 @@
 # registers(s))``, each ``m.r[i]`` is a C array access, its index checked (IndexError) and wrapped (a negative
 # one) as Python does, with no reference counting of the memoryview per access.  ``state.registers`` is the same
 # function for Python code (the interpreted path), which the rule modules import by name only when not compiled.
-from blackangel_env.state cimport Registers
-from blackangel_env._state_constants cimport BASE_SIZE
+from blackangel_env.state cimport Registers, bind_registers
 
 cdef inline Registers registers(object s):
     cdef Registers t = <Registers?>s
     if not t.r_set:
-        t.r = s.buf
-        t._tail = t.r.shape[0] - BASE_SIZE       # the display's length (state.OT_*: the fields after it)
-        t.r_set = True
+        bind_registers(t)                       # r and _tail, once per object (state.py)
     return t

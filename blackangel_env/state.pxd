@@ -7,3 +7,6 @@ cdef class Registers:
     # the state's attributes that the engine reads at most decisions (``state.C_FIELDS``): C fields, None until set,
     # which compiled code reads in C (``m.log``) and Python code through member descriptors (no instance-dict lookup)
     cdef public object comp, _fields, log, _legal_cache, _pred
+
+# makes ``r`` and ``_tail`` on a state's first ``registers`` (``_registers.pxd``, whose inline fast path stays small)
+cdef int bind_registers(Registers t) except -1

@@ -332,6 +332,17 @@ class Registers:
     ``Registers`` (``m.log``) and through a member descriptor elsewhere, without an instance-dictionary lookup."""
 
 
+def bind_registers(t: Registers) -> int:           # compiled: cdef int ... except -1 (state.pxd)
+    """Compiled: make the C fields ``r`` (the buffer as a typed int16 memoryview) and ``_tail`` (the display's
+    length) of a state, on its first ``registers`` (``_registers.pxd``)."""
+    if cython.compiled:
+        obj = cython.cast(object, t)
+        t.r = obj.buf
+        t._tail = t.r.shape[0] - BASE_SIZE
+        t.r_set = True
+    return 0
+
+
 def registers(s: Registers) -> Registers:
     """The state as the engine's rule modules read and write its registers and fields, through its ``r``
     (``m = cython.declare(Registers, registers(s))``, then ``m.r[M_PHASE]``, ``m.r[O_RES + p]``).  For Python
