@@ -38,9 +38,9 @@ if not cython.compiled:                 # compiled: the inline C function of _re
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
         BOT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
-        N_RAVAGERS, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_RAV_ROBOTS, OT_RAV_WHERE, O_DIE_OWNER,
-        O_DIE_RESERVED, O_DIE_VALUE, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK, RV_DISCARD,
-        SRC_HAL, TL_DISCARD,
+        N_DICE, N_RAVAGERS, N_TILES, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_RAV_ROBOTS, OT_RAV_WHERE,
+        OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG,
+        O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK, RV_DISCARD, SRC_HAL, TL_DISCARD,
     )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -112,9 +112,13 @@ def _take_die(s: State, d: int) -> None:
 
 def hal_turn(s: State) -> None:
     """One turn of Hal's, right after the player's turn."""
-    comp = s.comp
     m = cython.declare(Registers, registers(s))
-    has_die = BOT in s.mv[O_DIE_OWNER:O_DIE_OWNER + 18].tolist()
+    comp = m.comp
+    has_die = False
+    for d in range(N_DICE):
+        if m.r[O_DIE_OWNER + d] == BOT:
+            has_die = True
+            break
     if not has_die:
         _hal_sequence_b(s)
         return
@@ -218,13 +222,18 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
             s.tile_where[t] = TL_DISCARD
             rem -= comp.advanced_cost
             taken_adv += 1
+    m = cython.declare(Registers, registers(s))     # the display and tiles through the buffer
     costs = comp.display_costs
+    if len(costs) != m._tail:
+        raise ValueError(f"a display of {m._tail} spaces and {len(costs)} costs")
     for i in range(len(costs) - 1, -1, -1):             # from the ejection end
-        t = s.display.item(i)
+        t = m.r[O_DISPLAY + i]
         if t >= 0 and costs[i] <= rem:
-            s.display[i] = -1
-            s.tile_where[t] = TL_DISCARD
-            s.tile_boost[t] = 0
+            if t >= N_TILES:
+                raise IndexError(f"no tile {t}")
+            m.r[O_DISPLAY + i] = -1
+            m.r[OT_TILE_WHERE + m._tail + t] = TL_DISCARD
+            m.r[OT_TILE_BOOST + m._tail + t] = 0
             rem -= costs[i]
             taken_tech += 1
     if taken_tech + taken_adv == 0:
@@ -236,21 +245,22 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
 
 @cython.ccall
 def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
+    m = cython.declare(Registers, registers(s))     # the damage and dice through the buffer
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
     colours = [0, 1, 2] if clockwise else [2, 1, 0]
     removed = 0
     for _ in range(ev):
         done = False
         for a in order:
-            if s.dmg.item(a) > 0:
-                s.dmg[a] -= 1
+            if m.r[O_DMG + a] > 0:
+                m.r[O_DMG + a] -= 1
                 done = True
                 break
         if not done:
             for c in colours:
                 for d in range(6 * c, 6 * c + 6):
-                    if s.die_owner.item(d) == DIE_SUPPLY and s.die_damaged.item(d):
-                        s.die_damaged[d] = 0
+                    if m.r[O_DIE_OWNER + d] == DIE_SUPPLY and m.r[O_DIE_DAMAGED + d]:
+                        m.r[O_DIE_DAMAGED + d] = 0
                         done = True
                         break
                 if done:
