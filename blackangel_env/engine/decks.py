@@ -143,7 +143,7 @@ def _hand_total(s: State, p: int) -> int:
     if not 0 <= p < MAX_SEATS:
         raise ValueError(f"_hand_total: seat {p!r} is not a seat 0-{MAX_SEATS - 1}")
     o = O_HAND_MC + 3 * p                        # p's row of hand_mc, through the buffer
-    return sum(s.mv[o:o + 3].tolist())
+    return m.r[o] + m.r[o + 1] + m.r[o + 2]
 
 
 def _lowest_hand_ravager(s: State, p: int) -> int:

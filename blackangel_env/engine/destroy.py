@@ -13,7 +13,8 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, PH_DESTROY, RV_HAND,
+        MAX_SEATS, M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, N_RAVAGERS, OT_RAV_ROBOTS, OT_RAV_WHERE, O_HAND_RAV,
+        O_RAV_COUNT, O_RAV_LOC, O_ROBOTS_BREAK, PH_DESTROY, RV_HAND,
     )
 
 from .core import _log, seat_name
@@ -36,20 +37,27 @@ def _do_destroy(s: State, a: int) -> None:
         _a3(s)
         return
     loc = a - DESTROY
-    k = s.rav_count.item(loc)
+    if not 0 <= loc < 6:
+        raise IndexError(f"no Ravager location {loc}")
+    tail = m._tail                              # the Ravager fields through the buffer
+    k = m.r[O_RAV_COUNT + loc]
     for i in range(k):
-        r = s.rav_loc.item(loc, i)
-        s.rav_loc[loc, i] = -1
-        s.rav_where[r] = RV_HAND + p
+        if i >= 3:
+            raise IndexError(f"no place {i} at Ravager location {loc}")
+        r = m.r[O_RAV_LOC + 3 * loc + i]
+        if not 0 <= r < N_RAVAGERS:
+            raise IndexError(f"no Ravager card {r}")
+        m.r[O_RAV_LOC + 3 * loc + i] = -1
+        m.r[OT_RAV_WHERE + tail + r] = RV_HAND + p
         for seat in range(5):
-            n = s.rav_robots.item(r, seat)
+            n = m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat]
             if n:
-                s.rav_robots[r, seat] = 0
-                s.robots_break[seat] += n      # liberated robots go back to the break room
-    s.rav_count[loc] = 0
-    s.hand_rav[p] += k
+                m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat] = 0
+                m.r[O_ROBOTS_BREAK + seat] += n      # liberated robots go back to the break room
+    m.r[O_RAV_COUNT + loc] = 0
+    m.r[O_HAND_RAV + p] += k
     m.r[M_DONE] += k
-    if s.log is not None:
+    if m.log is not None:
         _log(s, f"{seat_name(s, p)} destroys {k} Ravager card(s) at location {loc + 1}")
     if len(_legal_destroy(s)) > 1:
         m.r[M_PHASE] = PH_DESTROY

@@ -98,7 +98,7 @@ def _roll_robots(s: State, seat: int, penalise: bool) -> None:
     if not 0 <= seat < MAX_SEATS:
         raise ValueError(f"_roll_robots: seat {seat!r} is not a seat 0-{MAX_SEATS - 1}")
     o = O_ROBOTS_WS + 3 * seat                   # the seat's row of robots_ws, through the buffer
-    _roll_dice(s, [(seat, c, k) for c, k in enumerate(s.mv[o:o + 3].tolist())], penalise)
+    _roll_dice(s, [(seat, 0, m.r[o]), (seat, 1, m.r[o + 1]), (seat, 2, m.r[o + 2])], penalise)
 
 
 def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> None:

@@ -15,7 +15,8 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, PH_DEBRIS, PH_REPAIR,
+        DIE_SUPPLY, M_ACTOR, M_DONE, M_PHASE, M_VALUE, OT_TILE_DEBRIS, O_DIE_DAMAGED, O_DIE_OWNER, O_DMG, O_GRID,
+        PH_DEBRIS, PH_REPAIR,
     )
 
 from .phases import register
@@ -41,10 +42,12 @@ def _legal_repair(s: State) -> list[int]:
 def _legal_debris(s: State) -> list[int]:
     m = cython.declare(Registers, registers(s))
     p = m.r[M_ACTOR]
+    if not 0 <= p < 4:
+        raise IndexError(f"no player seat {p}")
     out = [DEBRIS_TO_STORAGE]
-    debris = s.tile_debris
-    for cell, t in enumerate(s.grid[p].tolist()):
-        if _activatable(s, t) and not debris[t]:
+    for cell in range(9):                        # p's grid and the tiles' debris through the buffer
+        t = m.r[O_GRID + 9 * p + cell]
+        if _activatable(s, t) and not m.r[OT_TILE_DEBRIS + m._tail + t]:
             out.append(DEBRIS_TO_TILE + cell)
     return out
 
