@@ -13,11 +13,11 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        MAX_SEATS, M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, N_RAVAGERS, OT_RAV_ROBOTS, OT_RAV_WHERE, O_HAND_RAV,
-        O_RAV_COUNT, O_RAV_LOC, O_ROBOTS_BREAK, PH_DESTROY, RV_HAND,
+        M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, O_HAND_RAV, PH_DESTROY, RV_HAND,
     )
 
 from .core import _log, seat_name
+from .ravagers import _clear_location
 from .phases import register
 from .a3 import _a3
 
@@ -37,24 +37,7 @@ def _do_destroy(s: State, a: int) -> None:
         _a3(s)
         return
     loc = a - DESTROY
-    if not 0 <= loc < 6:
-        raise IndexError(f"no Ravager location {loc}")
-    tail = m._tail                              # the Ravager fields through the buffer
-    k = m.r[O_RAV_COUNT + loc]
-    for i in range(k):
-        if i >= 3:
-            raise IndexError(f"no place {i} at Ravager location {loc}")
-        r = m.r[O_RAV_LOC + 3 * loc + i]
-        if not 0 <= r < N_RAVAGERS:
-            raise IndexError(f"no Ravager card {r}")
-        m.r[O_RAV_LOC + 3 * loc + i] = -1
-        m.r[OT_RAV_WHERE + tail + r] = RV_HAND + p
-        for seat in range(5):
-            n = m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat]
-            if n:
-                m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat] = 0
-                m.r[O_ROBOTS_BREAK + seat] += n      # liberated robots go back to the break room
-    m.r[O_RAV_COUNT + loc] = 0
+    k = _clear_location(s, loc, RV_HAND + p)
     m.r[O_HAND_RAV + p] += k
     m.r[M_DONE] += k
     if m.log is not None:

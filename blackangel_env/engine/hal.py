@@ -37,16 +37,17 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, DIE_IN_USE, DIE_SUPPLY, MAX_SEATS, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS,
-        N_DICE, N_RAVAGERS, N_TILES, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_RAV_ROBOTS, OT_RAV_WHERE,
-        OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG,
-        O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK, RV_DISCARD, SRC_HAL, TL_DISCARD,
+        BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, N_DICE,
+        N_TILES, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED, O_DIE_OWNER,
+        O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG, O_LAST_SEQ, O_RAV_COUNT, O_RES, O_ROBOTS_BREAK, RV_DISCARD,
+        SRC_HAL, TL_DISCARD,
     )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
 from .decks import _draw_mission, _refill_adv_slot, _shuffled
 from .dice import _damage_action, _damage_die, _effective, _roll_robots
 from .space import _can_place_at
+from .ravagers import _clear_location
 from .end import is_final_turn
 from .missions import place_mission
 from .black_angel import advance_black_angel
@@ -305,24 +306,8 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
         _unable(s, "no Ravager location he can clear")
         return
     destroyed = 0
-    tail = m._tail
     for i in best:
-        loc = locs[i]
-        for j in range(m.r[O_RAV_COUNT + loc]):
-            if j >= 3:
-                raise IndexError(f"no place {j} at Ravager location {loc}")
-            r = m.r[O_RAV_LOC + 3 * loc + j]
-            if not 0 <= r < N_RAVAGERS:
-                raise IndexError(f"no Ravager card {r}")
-            m.r[O_RAV_LOC + 3 * loc + j] = -1
-            m.r[OT_RAV_WHERE + tail + r] = RV_DISCARD
-            for seat in range(5):
-                n = m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat]
-                if n:
-                    m.r[OT_RAV_ROBOTS + tail + MAX_SEATS * r + seat] = 0
-                    m.r[O_ROBOTS_BREAK + seat] += n
-            destroyed += 1
-        m.r[O_RAV_COUNT + loc] = 0
+        destroyed += _clear_location(s, locs[i], RV_DISCARD)
     hal_gain(s, None, f"Destroy: {destroyed} Ravager card(s)", ravagers=destroyed)
 
 

@@ -5,5 +5,6 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    M_RAV_DECK_N, N_RAVAGERS, OT_RAV_WHERE, O_RAV_COUNT, O_RAV_LOC, RV_BOARD, RV_DECK, RV_DISCARD
+    MAX_SEATS, M_RAV_DECK_N, N_RAVAGERS, OT_RAV_ROBOTS, OT_RAV_WHERE, O_RAV_COUNT, O_RAV_LOC, O_ROBOTS_BREAK,
+    RV_BOARD, RV_DECK, RV_DISCARD
 )

@@ -15,7 +15,8 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        M_RAV_DECK_N, N_RAVAGERS, OT_RAV_WHERE, O_RAV_COUNT, O_RAV_LOC, RV_BOARD, RV_DECK, RV_DISCARD,
+        MAX_SEATS, M_RAV_DECK_N, N_RAVAGERS, OT_RAV_ROBOTS, OT_RAV_WHERE, O_RAV_COUNT, O_RAV_LOC, O_ROBOTS_BREAK,
+        RV_BOARD, RV_DECK, RV_DISCARD,
     )
 
 from .core import _log
@@ -50,6 +51,32 @@ def _place_ravager(s: State, r: int) -> bool:
         _log(s, f"Ravager {r + 61} attacks action {a + 1}")
     _damage_action(s, a)
     return True
+
+
+@cython.locals(loc=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t, r=cython.Py_ssize_t,
+               seat=cython.Py_ssize_t, n=cython.Py_ssize_t)
+def _clear_location(s: State, loc: int, code: int) -> int:
+    """Every Ravager card at location ``loc`` leaves it for ``code`` (a hand, or the discard), the robots on it
+    back to their players' break rooms (Destroy: the player's, and Hal's); the number of cards."""
+    m = cython.declare(Registers, registers(s))     # the Ravager fields through the buffer
+    if not 0 <= loc < 6:
+        raise IndexError(f"no Ravager location {loc}")
+    k = m.r[O_RAV_COUNT + loc]
+    if not 0 <= k <= 3:
+        raise IndexError(f"{k} cards at Ravager location {loc}")
+    for i in range(k):
+        r = m.r[O_RAV_LOC + 3 * loc + i]
+        if not 0 <= r < N_RAVAGERS:
+            raise IndexError(f"no Ravager card {r}")
+        m.r[O_RAV_LOC + 3 * loc + i] = -1
+        m.r[OT_RAV_WHERE + m._tail + r] = code
+        for seat in range(MAX_SEATS):
+            n = m.r[OT_RAV_ROBOTS + m._tail + MAX_SEATS * r + seat]
+            if n:
+                m.r[OT_RAV_ROBOTS + m._tail + MAX_SEATS * r + seat] = 0
+                m.r[O_ROBOTS_BREAK + seat] += n      # liberated robots go back to the break room
+    m.r[O_RAV_COUNT + loc] = 0
+    return k
 
 
 @cython.locals(cap=cython.Py_ssize_t, i=cython.Py_ssize_t, w=cython.Py_ssize_t, a=cython.Py_ssize_t,
