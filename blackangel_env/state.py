@@ -261,17 +261,17 @@ class _View:
 
 
 class _BufferAs:
-    """``State.mv``, ``State._typed`` and ``State._typed_kernels``: the state's buffer in the form a reader takes it,
+    """``State.mv`` and ``State._typed``: the state's buffer in the form a reader takes it,
     made on first read by the attribute's maker (``_BUFFER_MAKERS``) and kept in the state's ``__dict__``.
 
     * ``mv``: a Python ``memoryview`` (int16).  The engine reads and writes its scalar registers and the fields
       before the display through it (``s.mv[M_PHASE]``, ``s.mv[O_RES + p]``): a Python int in and out, a few times
       cheaper than a numpy ``item()`` or item assignment.
-    * ``_typed`` (``engine.predicates``), ``_typed_kernels`` (``engine.kernels``): a Cython typed memoryview object
-      of the compiled module that gives its maker (``use_typed_view``; the numpy array until then, and
-      interpreted).  Typed code takes an object of its own module's type without the buffer protocol and the
-      format check a numpy array costs it at every call (about 1,300 instructions); Cython gives each module its
-      own memoryview type, hence one attribute per module that reads the buffer often."""
+    * ``_typed`` (``engine.predicates``): a Cython typed memoryview object of the compiled module that gives its
+      maker (``use_typed_view``; the numpy array until then, and interpreted).  Typed code takes an object of its
+      own module's type without the buffer protocol and the format check a numpy array costs it at every call
+      (about 1,300 instructions); Cython gives each module its own memoryview type.  (The modules that hold the
+      state as ``Registers`` read its C field ``r`` instead.)"""
 
     __slots__ = ("name",)
 
@@ -289,8 +289,8 @@ def _as_is(buf):
     return buf
 
 
-_TYPED = ("_typed", "_typed_kernels")
-_BUFFER_MAKERS: dict = {"mv": memoryview, "r": memoryview, "_typed": _as_is, "_typed_kernels": _as_is}
+_TYPED = ("_typed",)
+_BUFFER_MAKERS: dict = {"mv": memoryview, "r": memoryview, "_typed": _as_is}
 
 
 def use_typed_view(maker, attribute: str = "_typed") -> None:
@@ -372,7 +372,6 @@ class State(Registers):
     mv = _BufferAs("mv")
     r = _BufferAs("r")      # Python code's; compiled, the C field of Registers hides behind it (``registers``)
     _typed = _BufferAs("_typed")
-    _typed_kernels = _BufferAs("_typed_kernels")
 
     def __init__(self, config: GameConfig, comp: Components, buf: np.ndarray, rng: np.random.Generator):
         self.config = config

@@ -149,10 +149,10 @@ def test_the_register_memoryview_is_the_states_own_buffer():
         assert t.mv.obj is t.buf and t.mv.tolist() == s.mv.tolist()
 
 
-@pytest.mark.parametrize("attr", ["_typed", "_typed_kernels"])
+@pytest.mark.parametrize("attr", ["_typed"])
 def test_the_typed_buffer_is_the_states_own_buffer(attr):
-    """``State._typed`` / ``_typed_kernels`` (the buffer as the typed code of ``engine.predicates`` /
-    ``engine.kernels`` takes it: a typed memoryview object compiled, the array interpreted) reads and writes the
+    """``State._typed`` (the buffer as the typed code of ``engine.predicates`` takes it: a typed memoryview object
+    compiled, the array interpreted) reads and writes the
     state's own buffer, a copy gets one of its own, ``restore`` keeps it valid, and neither pickling nor a deep
     copy carries it."""
     s = _mid_game(seed=7, steps=20)

@@ -33,7 +33,6 @@ try:
 except ModuleNotFoundError:            # Cython is needed to build, not to run: the interpreted path uses the shim
     from .. import _cython_shim as cython
 
-from .. import state as _state_module
 from ..state import State
 from ..state import Registers           # compiled: the C type (cimported by the .pxd)
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
@@ -123,17 +122,6 @@ def _layout(s: State) -> _Layout:
     _last_layout = t
     return t
 
-
-def _typed_view(buf):
-    """``State._typed_kernels`` (``state.use_typed_view``): compiled, the buffer as a typed memoryview object of
-    this module; interpreted, the array."""
-    if not cython.compiled:
-        return buf
-    v: cython.short[::1] = buf
-    return v
-
-
-_state_module.use_typed_view(_typed_view, "_typed_kernels")
 
 
 # --- the board's scroll (B.3) ---------------------------------------------------------------------------------
