@@ -453,3 +453,22 @@ def test_a_model_code_with_a_name_the_system_refuses_is_a_value_error(kind):
     for path in (f"/tmp/{LONG_NAME}", "/tmp/a\0b"):
         with pytest.raises(ValueError, match=f"{kind}:<path> needs an existing"):
             parse_agent_code(f"{kind}:{path}")
+
+
+def test_apply_unchecked_names_a_state_that_is_not_one():
+    """``engine.apply_unchecked`` skips the legality check, not the type check: something else than a State gets
+    the entry points' TypeError (it got Cython's 'Cannot convert str to ...Registers')."""
+    with pytest.raises(TypeError, match="apply_unchecked: expected a blackangel_env State, got str"):
+        engine.apply_unchecked("nope", 1)
+
+
+def test_advanced_tiles_detail_refuses_a_seat_that_is_not_a_player_and_changes_nothing():
+    """``scoring.advanced_tiles_detail`` reads the seat's grid through the buffer: a seat out of 0-3 (a negative one
+    included, which a numpy row would have wrapped to another seat) raises IndexError naming it."""
+    from blackangel_env import scoring
+    s = engine.new_game(num_players=2, seed=3)
+    before = s.buf.copy()
+    for seat in (4, 9, -1):
+        with pytest.raises(IndexError, match=f"no player seat {seat}"):
+            scoring.advanced_tiles_detail(s, seat)
+    assert np.array_equal(before, s.buf)

@@ -164,7 +164,10 @@ def apply(s: State, action: int) -> None:
 
 
 def apply_unchecked(s: State, action: int) -> None:
-    """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking."""
+    """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking it (a non-State
+    still raises TypeError)."""
+    if not isinstance(s, State):
+        raise not_a_state("apply_unchecked", s)
     _apply_unchecked(s, action)
 
 
