@@ -129,6 +129,27 @@ def test_roll_dice_draws_the_numbers_generator_random_gives(n):
         assert s.rng.random() == ref.rng.random()            # the same stream goes on
 
 
+@pytest.mark.parametrize("buffered", [False, True])
+def test_shuffle_list_makes_the_swaps_generator_shuffle_makes(buffered):
+    """``shuffle_list`` (compiled: numpy's ``random_interval`` over ``next_uint32`` through the bit generator,
+    without ``Generator.shuffle``) leaves a list as ``Generator.shuffle`` does and the generator where it leaves it,
+    for short and long lists (the masks of 1 to 9 bits, redraws above the bound), also with half of a 64-bit
+    number buffered by an earlier 32-bit draw."""
+    s = engine.new_game(num_players=2, seed=1)
+    for seed in range(40):
+        for n in list(range(0, 35)) + [64, 65, 100, 300]:
+            s.reseed(seed * 1000 + n)
+            ref = s.copy()
+            if buffered:
+                for g in (s, ref):
+                    g.rng.integers(0, 2**32, dtype=np.uint32)
+            items, expected = list(range(n)), list(range(n))
+            kernels.shuffle_list(s, items)
+            ref.rng.shuffle(expected)
+            assert items == expected, (seed, n)
+            assert s.rng_state() == ref.rng_state(), (seed, n)
+
+
 def test_roll_dice_refuses_a_die_that_is_not_one_and_draws_nothing():
     s = engine.new_game(num_players=2, seed=3)
     before, state = s.buf.copy(), s.rng_state()

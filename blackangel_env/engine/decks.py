@@ -24,7 +24,7 @@ if not cython.compiled:                 # compiled: the inline C function of _re
     )
 
 from .core import _log
-from .kernels import cards_at
+from .kernels import cards_at, shuffle_list
 
 
 @cython.cfunc
@@ -46,10 +46,9 @@ def _seat_and_card(p: int, card: int) -> None:
 def _shuffled(s: State, items: list[int]) -> list[int]:
     """A shuffled copy.  ``Generator.shuffle`` on a list makes the same swaps from the same draws as
     ``permutation(len(items))`` (both are its Fisher-Yates pass), so this equals ``[items[i] for i in
-    rng.permutation(len(items))]`` for a fraction of the cost."""
+    rng.permutation(len(items))]``; ``kernels.shuffle_list`` makes those swaps in C, compiled."""
     out = list(items)
-    if len(out) > 1:
-        s.rng.shuffle(out)
+    shuffle_list(s, out)
     return out
 
 

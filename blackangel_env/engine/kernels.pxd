@@ -3,6 +3,7 @@
 # part of numpy's public C API since numpy 1.17): the same fields, in the same order, declared here so that the
 # build needs no numpy headers.  A Generator's bit generator hands it out in a capsule named "BitGenerator".
 from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport uint32_t
 
 cdef extern from *:
     """
@@ -17,6 +18,7 @@ cdef extern from *:
     """
     ctypedef struct blackangel_bitgen_t:
         void *state
+        uint32_t (*next_uint32)(void *st) noexcept nogil
         double (*next_double)(void *st) noexcept nogil
 
 # the state as its C type ``Registers`` (``registers``, an inline C function, ``_registers.pxd``): ``_layout`` reads

@@ -10,6 +10,8 @@
   one (whose penalty the caller scores);
 * ``roll_dice(s, dice)``: those dice rolled with the game's generator, the numbers ``Generator.random`` would give
   (compiled, drawn in C through the generator's ``bitgen_t``: ``kernels.pxd``);
+* ``shuffle_list(s, items)``: a list shuffled in place with the game's generator, the swaps ``Generator.shuffle``
+  makes (compiled, its draws made in C through the generator's ``bitgen_t``, as ``roll_dice``'s);
 * ``return_dice(s, seat)``: every die in a seat's compartment back to the supply (Sequence B.1's reroll starts so),
   unreserved and blank; it returns the total of their values (the VP the player loses for them);
 * ``unreserved_dice(s, seat)``: the dice in a seat's compartment that are not reserved (those B.1 may reserve);
@@ -215,6 +217,40 @@ def roll_dice(s: State, dice: list) -> None:
     else:
         for d, x in zip(dice, rng.random(n).tolist()):
             buf[L.die_value + d] = faces[int(x * nf)]
+
+
+@cython.locals(i=cython.Py_ssize_t, n=cython.Py_ssize_t, u=cython.uint, mask=cython.uint, j=cython.uint)
+def shuffle_list(s: State, items: list) -> None:
+    """Shuffle the list ``items`` in place with the state's generator: the same swaps from the same draws as
+    ``Generator.shuffle(items)`` (its pass over a Python sequence: for i from the last index down to 1, swap item i
+    with item j, j drawn uniformly from 0..i by numpy's ``random_interval``: the generator's next 32-bit number
+    masked to the smallest all-ones mask covering i, drawn again while above i).  Interpreted, by
+    ``Generator.shuffle`` itself; compiled, drawn in C from its bit generator (``next_uint32``), as ``roll_dice``
+    draws (the tests compare the two on many generators and lengths)."""
+    n = len(items)
+    if n < 2:
+        return
+    rng = s.rng
+    if not cython.compiled:
+        rng.shuffle(items)
+        return
+    if n > 0xFFFFFFFF:
+        raise ValueError(f"shuffle_list: {n} items are more than 32-bit draws cover")
+    bg: cython.pointer(blackangel_bitgen_t) = cython.cast(  # noqa: F821 - declared in kernels.pxd
+        cython.pointer(blackangel_bitgen_t),  # noqa: F821
+        PyCapsule_GetPointer(rng.bit_generator.capsule, b"BitGenerator"))  # noqa: F821
+    for i in range(n - 1, 0, -1):
+        u = cython.cast(cython.uint, i)
+        mask = u
+        mask |= mask >> 1
+        mask |= mask >> 2
+        mask |= mask >> 4
+        mask |= mask >> 8
+        mask |= mask >> 16
+        j = bg.next_uint32(bg.state) & mask
+        while j > u:
+            j = bg.next_uint32(bg.state) & mask
+        items[i], items[j] = items[j], items[i]
 
 
 def return_dice(s: State, seat: int) -> int:

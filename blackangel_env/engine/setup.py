@@ -28,13 +28,16 @@ if not cython.compiled:                 # compiled: the inline C function of _re
         M_HAND_LIMIT_RETURN, M_KEEP_RETURN, M_MISSION, M_MOVE_RETURN, M_N_PLAYERS, M_N_STRIPS, M_OWNER,
         M_PAY_RETURN, M_PAY_SEAT, M_PHASE, M_RAV_DECK_N, M_ROUND, M_SETUP_SEAT, M_SHIP_HEX, M_SOLO, M_SPES_POS,
         M_SPES_TOKEN_POS, M_TAKEN_TILE, M_TILE_CELL, M_TILE_EFFECT, M_TILE_RETURN, M_TRIGGER_ROUND, M_TURN_PLAYER,
+        N_MISSIONS, N_RAVAGERS, N_SRC, OT_ADV_DECK, OT_HAL_DECK, OT_HEX_COMET, OT_HEX_ICONS, OT_HEX_TERRAIN,
+        OT_MC_DECK, OT_MC_DECK_N, OT_MC_WHERE, OT_RAV_DECK, OT_RAV_WHERE, OT_STRIP_FACE, OT_STRIP_ID,
+        OT_TECH_STACK, OT_TECH_STACK_N, OT_TILE_BOOST, OT_TILE_WHERE, O_DEBRIS, O_DIE_OWNER, O_DISPLAY, O_GRID,
+        O_HAND_RAV, O_LAST_SEQ, O_RES, O_ROBOTS_BREAK, O_ROBOTS_SUPPLY, O_ROBOTS_WS, O_SHIPS, O_VP, O_VP_SRC,
         PH_SETUP_RESERVE, RV_BOX, RV_DECK, RV_HAND, SRC_START, TL_ADV_DECK, TL_BOX, TL_DISPLAY, TL_GRID, TL_STACK,
     )
 
 from .core import SEQ_NONE, _log, seat_name
 from .decks import _draw_mission, _pop_ravager, _pop_tech, _refill_adv_slot, _shuffled, _to_hand
 from .dice import _roll_dice
-from .space import _hex_block, _strip_hexes
 from .phases import register
 from .ravagers import _place_ravager
 from .rounds import _start_turn
@@ -74,12 +77,26 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
     solo = n == 1
     buf = _blank_buffer(len(comp.display_costs))
     s = State(config, comp, buf, np.random.default_rng(seed))
-    s.bind_views()                       # setup writes most fields, and the game goes on using them
     if log:                              # the log opens with the set-up, before what setup itself logs
         s.log = []
         _log(s, f"setup: {n} player(s){' (solo vs Hal, ' + config.hal_difficulty + ')' if solo else ''}, "
                 f"{'advanced' if config.advanced else 'base'} rules, seed {seed}")
+    _set_up(s, comp, n)
+    return s
+
+
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, n_strips=cython.Py_ssize_t, per=cython.Py_ssize_t,
+               d=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.Py_ssize_t,
+               c=cython.Py_ssize_t, p=cython.Py_ssize_t, pos=cython.Py_ssize_t, at=cython.Py_ssize_t,
+               removed=cython.Py_ssize_t)
+def _set_up(s: State, comp: Components, n: int) -> None:
+    """SETUP steps 2-15 on the blank state ``s`` of ``n`` seats (``new_game``): every field written in the
+    buffer by position (``m.r``, the offsets of ``state``), the generator drawn in the rulebook's order of the
+    steps."""
     m = cython.declare(Registers, registers(s))
+    t = m._tail                          # the display's length: the fields after it start at OT_* + t
+    config = s.config
+    solo = n == 1
     m.r[M_N_PLAYERS] = n
     m.r[M_ADVANCED] = int(config.advanced)
     m.r[M_SOLO] = int(solo)
@@ -88,103 +105,126 @@ def new_game(config: GameConfig | None = None, seed: int | None = None, *, log: 
 
     # Step 2: dice (6 / 5 / 4 per colour).
     per = comp.dice_per_colour[n]
-    s.die_owner[:] = [DIE_SUPPLY if d % 6 < per else DIE_ABSENT for d in range(18)]
+    for d in range(18):
+        m.r[O_DIE_OWNER + d] = DIE_SUPPLY if d % 6 < per else DIE_ABSENT
     # Step 3: the Space strips, order and faces at random; Spes token on the farthest strip.
     chosen = _shuffled(s, list(range(comp.n_strips)))[:n_strips]
     # one random face per strip, in strip order (one batch: the same numbers as one draw per strip)
     faces = [int(x * 2) for x in s.rng.random(n_strips).tolist()]
-    s.strip_id[:n_strips] = chosen
-    s.strip_face[:n_strips] = faces
-    # lay the strips: terrain, comet and icons of their hexes (the first three rows of the hex block) in one
-    # assignment, (strips, 3, 5) -> (3, hexes)
-    _hex_block(s)[:3, :5 * n_strips] = _strip_hexes(comp)[chosen, faces].transpose(1, 0, 2).reshape(3, -1)
+    if len(chosen) != n_strips:
+        raise ConfigError(f"the components have {comp.n_strips} Space strips; {n} player(s) use {n_strips}")
+    # lay the strips: the terrain, comet flag and Ravager icons of their five hexes each, strip i on hexes
+    # 5i..5i+4
+    for i in range(n_strips):
+        c = chosen[i]
+        face = faces[i]
+        terrain = comp.strip_terrain[c][face]
+        comet = comp.strip_comet[c][face]
+        icons = comp.strip_icons[c][face]
+        m.r[OT_STRIP_ID + t + i] = c
+        m.r[OT_STRIP_FACE + t + i] = face
+        for j in range(5):
+            at = 5 * i + j
+            m.r[OT_HEX_TERRAIN + t + at] = terrain[j]
+            m.r[OT_HEX_COMET + t + at] = 1 if comet[j] else 0
+            m.r[OT_HEX_ICONS + t + at] = icons[j]
     m.r[M_SPES_TOKEN_POS] = n_strips - 1
     # Step 5: Technology stacks, display (one tile of each colour on the first 3 spaces, at random).
     for c in range(3):
         ids = _shuffled(s, list(range(16 * c, 16 * c + 16)))
-        s.tech_stack[c, :16] = ids[::-1]           # top of the stack = last element
-        s.tech_stack_n[c] = 16
-        s.tile_where[16 * c:16 * c + 16] = TL_STACK
+        for k in range(16):
+            m.r[OT_TECH_STACK + t + 16 * c + k] = ids[15 - k]      # top of the stack = last element
+            m.r[OT_TILE_WHERE + t + 16 * c + k] = TL_STACK
+        m.r[OT_TECH_STACK_N + t + c] = 16
     order = _shuffled(s, [0, 1, 2])
-    for pos, c in enumerate(order):
-        t = _pop_tech(s, c)
-        s.display[pos] = t
-        s.tile_where[t] = TL_DISPLAY
+    for pos in range(3):
+        k = _pop_tech(s, order[pos])
+        m.r[O_DISPLAY + pos] = k
+        m.r[OT_TILE_WHERE + t + k] = TL_DISPLAY
     if config.advanced:
-        s.tile_boost[:48] = 1                      # ADVANCED RULES: boost side up
+        for k in range(48):
+            m.r[OT_TILE_BOOST + t + k] = 1                         # ADVANCED RULES: boost side up
     # Step 6: Advanced Technology tiles.
     adv = _shuffled(s, list(range(ADV_TILE0, ADV_TILE0 + 16)))
-    s.tile_where[ADV_TILE0:ADV_TILE0 + 16] = TL_ADV_DECK
-    s.adv_deck[:16] = adv[::-1]
+    for k in range(16):
+        m.r[OT_TILE_WHERE + t + ADV_TILE0 + k] = TL_ADV_DECK
+        m.r[OT_ADV_DECK + t + k] = adv[15 - k]
     m.r[M_ADV_DECK_N] = 16
-    for slot in range(comp.n_advanced_slots):
-        _refill_adv_slot(s, slot)
+    for k in range(comp.n_advanced_slots):
+        _refill_adv_slot(s, k)
     # Step 7: Mission decks.
     for c in range(3):
         ids = _shuffled(s, list(range(20 * c, 20 * c + 20)))
-        s.mc_deck[c, :20] = ids
-        s.mc_deck_n[c] = 20
-    s.mc_where[:] = MC_DECK
+        for k in range(20):
+            m.r[OT_MC_DECK + t + 20 * c + k] = ids[k]
+        m.r[OT_MC_DECK_N + t + c] = 20
+    for k in range(N_MISSIONS):
+        m.r[OT_MC_WHERE + t + k] = MC_DECK
     # Step 8: Ravager deck, removals, two cards on the board.
-    rav = _shuffled(s, list(range(30)))
+    rav = _shuffled(s, list(range(N_RAVAGERS)))
     removed = comp.ravagers_removed[n]
-    s.rav_where[rav[:removed]] = RV_BOX
-    deck = rav[removed:]
-    s.rav_deck[:len(deck)] = deck
-    m.r[M_RAV_DECK_N] = len(deck)
-    s.rav_where[deck] = RV_DECK
+    for k in range(N_RAVAGERS):
+        if k < removed:
+            m.r[OT_RAV_WHERE + t + rav[k]] = RV_BOX
+        else:
+            m.r[OT_RAV_DECK + t + k - removed] = rav[k]
+            m.r[OT_RAV_WHERE + t + rav[k]] = RV_DECK
+    m.r[M_RAV_DECK_N] = N_RAVAGERS - removed
     for _ in range(2):
-        r = _pop_ravager(s)
-        _place_ravager(s, r)
+        _place_ravager(s, _pop_ravager(s))
     # Starting tiles of absent seats go back to the box.
-    s.tile_where[START_TILE0:START_TILE0 + 12] = TL_BOX
+    for k in range(START_TILE0, START_TILE0 + 12):
+        m.r[OT_TILE_WHERE + t + k] = TL_BOX
     # Steps 9-14: players (their equal starting amounts first, for all seats at once).
-    s.vp[:n] = comp.start_vp
-    s.vp_src[:n, SRC_START] = comp.start_vp
-    s.robots_break[:n] = comp.robots_break_room
-    s.robots_ws[:n, :] = comp.robots_per_workstation
-    s.robots_supply[:n] = comp.robots_per_player - comp.robots_break_room - 3 * comp.robots_per_workstation
-    s.res[:n] = comp.start_resources
-    s.debris[:n] = comp.start_debris
-    s.ships[:n] = comp.start_ships
+    for p in range(n):
+        m.r[O_VP + p] = comp.start_vp
+        m.r[O_VP_SRC + N_SRC * p + SRC_START] = comp.start_vp
+        m.r[O_ROBOTS_BREAK + p] = comp.robots_break_room
+        for c in range(3):
+            m.r[O_ROBOTS_WS + 3 * p + c] = comp.robots_per_workstation
+        m.r[O_ROBOTS_SUPPLY + p] = comp.robots_per_player - comp.robots_break_room - 3 * comp.robots_per_workstation
+        m.r[O_RES + p] = comp.start_resources
+        m.r[O_DEBRIS + p] = comp.start_debris
+        m.r[O_SHIPS + p] = comp.start_ships
     for p in range(n):
         kinds = _shuffled(s, [0, 1, 2])
-        for (r, c), k in zip(comp.start_tile_cells, kinds):
-            t = START_TILE0 + 3 * p + k
-            s.grid[p, r * 3 + c] = t
-            s.tile_where[t] = TL_GRID + p
+        for cell, kind in zip(comp.start_tile_cells, kinds):
+            k = START_TILE0 + 3 * p + kind
+            m.r[O_GRID + 9 * p + cell[0] * 3 + cell[1]] = k
+            m.r[OT_TILE_WHERE + t + k] = TL_GRID + p
         for c in range(3):
-            card = _draw_mission(s, c)
-            _to_hand(s, p, card)
-        r = _pop_ravager(s)
-        s.rav_where[r] = RV_HAND + p
-        s.hand_rav[p] += 1
+            _to_hand(s, p, _draw_mission(s, c))
+        k = _pop_ravager(s)
+        m.r[OT_RAV_WHERE + t + k] = RV_HAND + p
+        m.r[O_HAND_RAV + p] += 1
     if n == 2:
         # 2-PLAYER GAME: a neutral robot in each workstation.
-        s.robots_ws[BOT, :] = 1
+        for c in range(3):
+            m.r[O_ROBOTS_WS + 3 * BOT + c] = 1
     if solo:
         # SOLITAIRE: Hal's disc on his difficulty's VP, a robot in each workstation, the rest in the break room.
         hv = comp.hal_start_vp[config.hal_difficulty]
-        s.vp[BOT] = hv
-        s.vp_src[BOT, SRC_START] = hv
-        s.robots_ws[BOT, :] = 1
-        s.robots_break[BOT] = comp.robots_per_player - 3
+        m.r[O_VP + BOT] = hv
+        m.r[O_VP_SRC + N_SRC * BOT + SRC_START] = hv
+        for c in range(3):
+            m.r[O_ROBOTS_WS + 3 * BOT + c] = 1
+        m.r[O_ROBOTS_BREAK + BOT] = comp.robots_per_player - 3
         hal = _shuffled(s, list(range(12)))
-        s.hal_deck[:12] = hal[::-1]
+        for k in range(12):
+            m.r[OT_HAL_DECK + t + k] = hal[11 - k]
         m.r[M_HAL_DECK_N] = 12
     # Step 15: in turn order each player rolls one die of each colour; then the neutral / Hal dice.
     seats = list(range(n)) + ([BOT] if n <= 2 else [])
-    _roll_dice(s, [(p, c, 1) for p in seats for c in range(3)], penalise=False)
+    _roll_dice(s, [(q, colour, 1) for q in seats for colour in range(3)], penalise=False)
     # Player aids: advantages of positions 2-4 (rules-notes C9).
     for p in range(1, n):
         if comp.aid_resources[p]:
-            s.res[p] += comp.aid_resources[p]
+            m.r[O_RES + p] += comp.aid_resources[p]
     m.r[M_ROUND] = 1
     m.r[M_TURN_PLAYER] = 0
     for p in range(n):
-        s.last_seq[p] = SEQ_NONE
+        m.r[O_LAST_SEQ + p] = SEQ_NONE
     _next_setup_reserve(s, 0)
-    return s
 
 
 _BLANK: dict[int, np.ndarray] = {}
@@ -217,13 +257,23 @@ def _next_setup_reserve(s: State, start: int) -> None:
     m = cython.declare(Registers, registers(s))
     n = m.r[M_N_PLAYERS]
     for p in range(start, n):
-        if s.comp.aid_free_reserve[p] and any(s.die_owner.item(d) == p for d in range(18)):
+        if s.comp.aid_free_reserve[p] and _owns_a_die(m, p):
             m.r[M_PHASE] = PH_SETUP_RESERVE
             m.r[M_SETUP_SEAT] = p
             m.r[M_ACTOR] = p
             return
     m.r[M_SETUP_SEAT] = -1
     _start_turn(s, 0)
+
+
+@cython.cfunc
+@cython.locals(d=cython.Py_ssize_t, p=cython.Py_ssize_t)
+def _owns_a_die(m: Registers, p: int) -> cython.bint:
+    """Seat p has a die in its compartment."""
+    for d in range(18):
+        if m.r[O_DIE_OWNER + d] == p:
+            return True
+    return False
 
 
 def _legal_setup_reserve(s: State) -> list[int]:
