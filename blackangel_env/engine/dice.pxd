@@ -5,5 +5,6 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY
+    DIE_SUPPLY, MAX_SEATS, O_DIE_DAMAGED, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_DMG, O_ROBOTS_WS,
+    SRC_PENALTY
 )

@@ -15,7 +15,8 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        DIE_SUPPLY, MAX_SEATS, O_ROBOTS_WS, SRC_PENALTY,
+        DIE_SUPPLY, MAX_SEATS, O_DIE_DAMAGED, O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_DMG, O_ROBOTS_WS,
+        SRC_PENALTY,
     )
 
 from .core import _log, gain_vp
@@ -30,65 +31,91 @@ def _roll(s: State) -> int:
     return faces[int(s.rng.random() * len(faces))]
 
 
+@cython.cfunc
+@cython.locals(c=cython.Py_ssize_t)
+def _colour(c: int) -> None:
+    """A die colour 0-2 (IndexError otherwise: the dice of colour c are dice 6c..6c+5)."""
+    if not 0 <= c < 3:
+        raise IndexError(f"die colour {c} is not 0-2")
+
+
+@cython.cfunc
+@cython.locals(a=cython.Py_ssize_t)
+def _action(a: int) -> None:
+    """An action space 0-5 of the Black Angel board (IndexError otherwise)."""
+    if not 0 <= a < 6:
+        raise IndexError(f"action {a} is not an action space 0-5")
+
+
+@cython.locals(base=cython.Py_ssize_t, best=cython.Py_ssize_t, d=cython.Py_ssize_t)
 def _supply_die(s: State, colour: int, damaged_ok: bool = True) -> int:
     """A die of ``colour`` in the supply, undamaged first (rules decision R-B1), or -1."""
+    m = cython.declare(Registers, registers(s))
+    _colour(colour)
     base = colour * 6
-    owners = s.die_owner[base:base + 6].tolist()       # lists: numpy scalar reads are slow
-    damaged = s.die_damaged[base:base + 6].tolist()
     best = -1
-    for i in range(6):
-        if owners[i] == DIE_SUPPLY:
-            if not damaged[i]:
-                return base + i
+    for d in range(base, base + 6):
+        if m.r[O_DIE_OWNER + d] == DIE_SUPPLY:
+            if not m.r[O_DIE_DAMAGED + d]:
+                return d
             if best < 0 and damaged_ok:
-                best = base + i
+                best = d
     return best
 
 
+@cython.locals(base=cython.Py_ssize_t, d=cython.Py_ssize_t)
 def _damage_die(s: State, colour: int) -> bool:
     """Put a Damage cube on an undamaged die of ``colour`` in the supply (a die holds at most one cube)."""
+    m = cython.declare(Registers, registers(s))
+    _colour(colour)
     base = colour * 6
-    owners = s.die_owner[base:base + 6].tolist()
-    damaged = s.die_damaged[base:base + 6].tolist()
-    for i in range(6):
-        if owners[i] == DIE_SUPPLY and not damaged[i]:
-            s.die_damaged[base + i] = 1
+    for d in range(base, base + 6):
+        if m.r[O_DIE_OWNER + d] == DIE_SUPPLY and not m.r[O_DIE_DAMAGED + d]:
+            m.r[O_DIE_DAMAGED + d] = 1
             return True
     return False
 
 
+@cython.locals(a=cython.Py_ssize_t)
 def _damage_action(s: State, a: int) -> None:
     """Rulebook, Ravagers appear / appendix RAVAGER CARDS: first empty damage space, else a die in the
     same-colour supply, else the damage is ignored."""
-    if s.dmg.item(a) < s.comp.max_action_damage:
-        s.dmg[a] += 1
-        if s.log is not None:
-            k = s.dmg.item(a)
+    m = cython.declare(Registers, registers(s))
+    _action(a)
+    comp = m.comp
+    if m.r[O_DMG + a] < comp.max_action_damage:
+        m.r[O_DMG + a] += 1
+        if m.log is not None:
+            k = m.r[O_DMG + a]
             _log(s, f"damage on action {a + 1} ({k} cube{'' if k == 1 else 's'})")
-    elif _damage_die(s, s.comp.action_colour[a]) and s.log is not None:
-        _log(s, f"damage on a {COLOURS[s.comp.action_colour[a]]} die in the supply")
+    elif _damage_die(s, comp.action_colour[a]) and m.log is not None:
+        _log(s, f"damage on a {COLOURS[comp.action_colour[a]]} die in the supply")
 
 
+@cython.locals(d=cython.Py_ssize_t)
 def _take_supply_die(s: State, seat: int, colour: int, penalise: bool) -> int:
     """Move a die of ``colour`` from the supply to ``seat``'s compartment, to be rolled (a damaged one loses its
     cube and, if ``penalise``, costs 1 VP); the die, or -1 if the supply has none."""
+    m = cython.declare(Registers, registers(s))
     d = _supply_die(s, colour)
     if d < 0:
         return -1
-    if s.die_damaged.item(d):
-        s.die_damaged[d] = 0
+    if m.r[O_DIE_DAMAGED + d]:
+        m.r[O_DIE_DAMAGED + d] = 0
         if penalise:
             gain_vp(s, seat, -1, SRC_PENALTY, f"rolled a damaged {COLOURS[colour]} die")
-    s.die_owner[d] = seat
-    s.die_reserved[d] = 0
+    m.r[O_DIE_OWNER + d] = seat
+    m.r[O_DIE_RESERVED + d] = 0
     return d
 
 
+@cython.locals(d=cython.Py_ssize_t)
 def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
+    m = cython.declare(Registers, registers(s))
     d = _take_supply_die(s, seat, colour, penalise)
     if d < 0:
         return False
-    s.die_value[d] = _roll(s)
+    m.r[O_DIE_VALUE + d] = _roll(s)
     return True
 
 
@@ -113,8 +140,11 @@ def _roll_dice(s: State, wanted: list[tuple[int, int, int]], penalise: bool) -> 
     roll_dice(s, taken)                         # as _roll, die by die
 
 
+@cython.locals(a=cython.Py_ssize_t)
 def _effective(s: State, a: int, value: int) -> int:
     """A damaged action (2 cubes) reduces the die by 1; a 0 stays 0 (rulebook, Damaged Action)."""
-    if value > 0 and s.dmg.item(a) >= s.comp.max_action_damage:
+    m = cython.declare(Registers, registers(s))
+    _action(a)
+    if value > 0 and m.r[O_DMG + a] >= m.comp.max_action_damage:
         return value - 1
     return value

@@ -39,8 +39,8 @@ if not cython.compiled:                 # compiled: the inline C function of _re
     from ..state import (
         BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, N_DICE,
         N_TILES, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED, O_DIE_OWNER,
-        O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG, O_LAST_SEQ, O_RAV_COUNT, O_RES, O_ROBOTS_BREAK, RV_DISCARD,
-        SRC_HAL, TL_DISCARD,
+        O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK,
+        RV_DISCARD, SRC_HAL, TL_DISCARD,
     )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -181,9 +181,12 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
     if s.log is not None:
         _log(s, f"Hal uses a {COLOURS[colour]} {value} on action {action + 1}")
     # Ravager effects: only those adding a Damage cube, and Hal loses nothing.
-    k = s.rav_count.item(action)
+    if not 0 <= action < 6:
+        raise IndexError(f"_hal_action: action {action} is not an action space 0-5")
+    m = cython.declare(Registers, registers(s))
+    k = m.r[O_RAV_COUNT + action]
     if k:
-        r = s.rav_loc.item(action, k - 1)
+        r = m.r[O_RAV_LOC + 3 * action + k - 1]
         eff = comp.ravager_effect[r]
         if eff == RAV_DAMAGE_NEXT:
             _damage_action(s, (action + 1) % 6)

@@ -5,5 +5,5 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    BOT, M_N_STRIPS, N_HEXES, OT_HEX_CARD, OT_HEX_TERRAIN
+    BOT, MAX_SEATS, M_N_STRIPS, N_HEXES, OT_HEX_CARD, OT_HEX_SHIP, OT_HEX_TERRAIN, O_ROBOTS_SUPPLY
 )

@@ -18,7 +18,7 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        BOT, M_N_STRIPS, N_HEXES, OT_HEX_CARD, OT_HEX_TERRAIN,
+        BOT, MAX_SEATS, M_N_STRIPS, N_HEXES, OT_HEX_CARD, OT_HEX_SHIP, OT_HEX_TERRAIN, O_ROBOTS_SUPPLY,
     )
 
 from .kernels import ship_hexes
@@ -52,36 +52,71 @@ def _own_ship_hexes(s: State, p: int) -> list[int]:
     return ship_hexes(s, p)
 
 
+@cython.cfunc
+@cython.locals(h=cython.Py_ssize_t)
+def _hex(h: int) -> None:
+    """A hex 0..N_HEXES-1 of the board's fields (IndexError otherwise, as the named view's indexing raised)."""
+    if not 0 <= h < N_HEXES:
+        raise IndexError(f"hex {h} is not a hex 0-{N_HEXES - 1}")
+
+
+@cython.locals(h=cython.Py_ssize_t, o=cython.Py_ssize_t, a=cython.int, b=cython.int)
 def _ships_on(s: State, h: int) -> list[int]:
-    return [x for x in s.hex_ship[h].tolist() if x >= 0]
+    """The seats of the ships on hex h (its two places, in order)."""
+    m = cython.declare(Registers, registers(s))
+    _hex(h)
+    o = OT_HEX_SHIP + m._tail + 2 * h
+    a = m.r[o]
+    b = m.r[o + 1]
+    if a >= 0:
+        return [a, b] if b >= 0 else [a]
+    return [b] if b >= 0 else []
 
 
+@cython.locals(h=cython.Py_ssize_t, o=cython.Py_ssize_t)
 def _remove_ship(s: State, h: int, p: int) -> None:
-    if s.hex_ship.item(h, 0) == p:
-        s.hex_ship[h, 0] = s.hex_ship[h, 1]
-        s.hex_ship[h, 1] = -1
-    else:
-        s.hex_ship[h, 1] = -1
+    m = cython.declare(Registers, registers(s))
+    _hex(h)
+    o = OT_HEX_SHIP + m._tail + 2 * h
+    if m.r[o] == p:
+        m.r[o] = m.r[o + 1]
+    m.r[o + 1] = -1
 
 
+@cython.locals(h=cython.Py_ssize_t, o=cython.Py_ssize_t)
 def _add_ship(s: State, h: int, p: int) -> None:
-    if s.hex_ship.item(h, 0) < 0:
-        s.hex_ship[h, 0] = p
+    m = cython.declare(Registers, registers(s))
+    _hex(h)
+    o = OT_HEX_SHIP + m._tail + 2 * h
+    if m.r[o] < 0:
+        m.r[o] = p
     else:
-        s.hex_ship[h, 1] = p
+        m.r[o + 1] = p
 
 
 def _ship_to_supply(s: State, h: int, p: int) -> None:
     """A ship leaves the board for the general supply; its pilot returns to the player's robot supply."""
+    m = cython.declare(Registers, registers(s))
     _remove_ship(s, h, p)
     if p != BOT:
-        s.robots_supply[p] += 1
+        if not 0 <= p < MAX_SEATS:
+            raise IndexError(f"_ship_to_supply: seat {p} is not a seat 0-{MAX_SEATS - 1}")
+        m.r[O_ROBOTS_SUPPLY + p] += 1
+
+
+@cython.locals(h=cython.Py_ssize_t, o=cython.Py_ssize_t)
+def _ships_at(s: State, h: int) -> tuple:
+    """The two places of hex h, -1 where empty."""
+    m = cython.declare(Registers, registers(s))
+    _hex(h)
+    o = OT_HEX_SHIP + m._tail + 2 * h
+    return m.r[o], m.r[o + 1]
 
 
 def _occupancy_ok(s: State, h: int, p: int, moving_from: int, hs: list[int] | None = None) -> bool:
     """At most 2 ships per hex, of different players (Command step 1).  ``hs``: ``hex_ship`` as a flat list."""
     if hs is None:
-        a, b = s.hex_ship[h].tolist()
+        a, b = _ships_at(s, h)
     else:
         a, b = hs[2 * h], hs[2 * h + 1]
     cnt = (a >= 0) + (b >= 0)
