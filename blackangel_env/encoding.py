@@ -995,7 +995,7 @@ class SeatEncoder:
                 or not all(s.comp is first.comp for s in states):
             return False
         if bufs is None:
-            bufs = np.stack([s.buf for s in states])
+            bufs = np.array([s.buf for s in states])      # rows of one length: the states share their components
         if not (bufs[:, M_N_PLAYERS] == bufs.item(0, M_N_PLAYERS)).all():
             return False
         self._program.fill_rows(bufs, out)

@@ -261,7 +261,7 @@ class BlackAngelVectorEnv(VectorEnv):
         the observations by the compiled plan in one call where it applies (``SeatEncoder.fill_rows``)."""
         envs = self.envs
         states = [env._state for env in envs]
-        bufs = np.stack([s.buf for s in states])
+        bufs = np.array([s.buf for s in states])   # the buffers as rows (one config: one length)
         if not envs[0]._encoder.fill_rows(states, self._obs, bufs):
             for env, s, row in zip(envs, states, self._obs):
                 env._encoder.encode_into(s, row)
