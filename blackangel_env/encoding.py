@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -135,7 +136,10 @@ class ObsSlice:
 ROBOTS = 16                   # robots of one player: the only limited component (rulebook), a bound for robot counts
 
 
-def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
+@lru_cache(maxsize=16)
+def _layout(display_len: int, n_adv_slots: int) -> tuple[ObsSlice, ...]:
+    """The observation's slices for a display of ``display_len`` spaces and ``n_adv_slots`` Advanced slots (made
+    once per pair: environments ask for it at each construction)."""
     out: list[ObsSlice] = []
     off = 0
 
@@ -267,7 +271,7 @@ def _layout(display_len: int, n_adv_slots: int) -> list[ObsSlice]:
     # -- private ------------------------------------------------------------------------------------------------
     add("own.hand", (N_MISSIONS,), "flags", "Mission cards (by id) in the observer's hand")
     add("own.drawn", (N_MISSIONS,), "flags", "Mission cards (by id) the observer drew and must keep one of")
-    return out
+    return tuple(out)
 
 
 # =============================================================================================================
