@@ -163,14 +163,11 @@ def table_rows() -> list[tuple[str, int, int, str]]:
     return [(n, _START[n], s, d) for n, s, d in BLOCKS]
 
 
-def mask_array(action_mask, who: str, any_length: bool = False) -> np.ndarray:
+def mask_array(action_mask, who: str) -> np.ndarray:
     """``action_mask`` as a numpy array, checked to hold one entry per action id (the agents' and policies'
-    ``act(observation, action_mask, state)``), or with ``any_length`` to be one-dimensional (a uniform random
-    policy draws from any mask); ValueError naming ``who`` for any other shape."""
+    ``act(observation, action_mask, state)``); ValueError naming ``who`` for any other shape."""
     mask = np.asarray(action_mask)
-    if any_length and mask.ndim != 1:
-        raise ValueError(f"{who}: the action mask must be one-dimensional, got shape {mask.shape}")
-    if not any_length and mask.shape != (NUM_ACTIONS,):
+    if mask.shape != (NUM_ACTIONS,):
         raise ValueError(f"{who}: the action mask must have one entry per action id, shape ({NUM_ACTIONS},), "
                          f"got shape {mask.shape}")
     return mask

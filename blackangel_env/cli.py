@@ -62,7 +62,7 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 # sit above the environments and are imported here, never by the modules below (docs/architecture.md).
 from .agents import make_agent, parse_agent_code
 from .agents.codes import split_agent_codes
-from .agents.arena import play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
+from .agents.arena import MAX_WORKERS, play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
 from .training import agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
 
 
@@ -222,8 +222,8 @@ def _eval(args: argparse.Namespace) -> int:
         return fail("--hal applies to solo games only (one code in --players)")
     if args.games < 1:
         return fail(f"--games must be at least 1, got {args.games}")
-    if args.workers < 1:
-        return fail(f"--workers must be at least 1, got {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        return fail(f"--workers must be 1-{MAX_WORKERS}, got {args.workers}")
     problem = (args.json and output_problem(args.json, "--json")) or (args.plot and _plot_problem(args.plot))
     if problem:
         return fail(problem)
@@ -504,7 +504,10 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
     n = config.num_players
     if not 0 <= args.seat < n:
         return fail("--seat must be 0 in a solo game" if n == 1 else f"--seat must be 0..{n - 1}")
-    codes = [c for c in split_agent_codes(args.opponents) if c] if args.opponents else []
+    codes = split_agent_codes(args.opponents) if args.opponents.strip() else []
+    if "" in codes:
+        return fail(f"{opponents_from}: an empty agent code in {args.opponents!r} (codes are separated by single "
+                    "commas)")
     if codes and config.solo:
         return fail(f"{opponents_from} names the bots of a 2-4 player game; in a solo game you play against Hal "
                     "(choose his difficulty with --hal)")
@@ -663,7 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_bench)
     e = sub.add_parser("eval", help="benchmark agents: solo against Hal or at tables of agents",
                        description="Play seeded games between agents named by codes (random, greedy, heuristic, "
-                                   "mcts:<simulations>, search, search:<key>=<value>,..., pretrained, "
+                                   "mcts[:<simulations>], search, search:<key>=<value>,..., pretrained, "
                                    "policy:<path>, rllib:<path>) and report win rates "
                                    "with 95% Wilson intervals, VP and game length.  Exit code 2 for bad arguments.")
     e.add_argument("--players", required=True, metavar="CODE[,CODE...]",

@@ -190,7 +190,12 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 
 
 def _fail(where: str, msg: str) -> None:
+    if len(msg) > _MAX_MESSAGE:            # a value shown whole could be a file's whole text
+        msg = msg[:_MAX_MESSAGE] + " ..."
     raise ComponentError(f"{where}: {msg}")
+
+
+_MAX_MESSAGE = 300
 
 
 def _mapping(obj: Any, where: str) -> dict:

@@ -98,7 +98,7 @@ class RandomPolicy:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
-        legal = np.flatnonzero(A.mask_array(action_mask, type(self).__name__, any_length=True))
+        legal = np.flatnonzero(A.mask_array(action_mask, type(self).__name__))
         if len(legal) == 0:
             raise ValueError(f"{type(self).__name__}: the action mask allows no action")
         return int(legal[int(self.rng.integers(len(legal)))])

@@ -156,6 +156,8 @@ class raw_env(AECEnv, EzPickle):
         self.reward_scale = check_reward(reward, reward_scale)
         max_steps = positive_int_or_none("max_steps", max_steps)
         max_cycles = positive_int_or_none("max_cycles", max_cycles)
+        if max_steps is not None and max_cycles is not None and max_steps != max_cycles:
+            raise ValueError(f"max_steps ({max_steps}) and max_cycles ({max_cycles}) name the same limit: give one")
         self.max_steps = max_cycles if max_steps is None else max_steps
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -399,8 +401,11 @@ class raw_env(AECEnv, EzPickle):
         self._version += 1                 # the masks are all zeros from now on
 
     def last(self, observe: bool = True):
-        """PettingZoo's ``last``; once every agent is done (no agent left) a RuntimeError says to reset."""
-        if self._state is not None and not self.agents:
+        """PettingZoo's ``last``; before ``reset``, or once every agent is done (no agent left), a RuntimeError
+        says to reset."""
+        if self._state is None:
+            raise RuntimeError("call reset() before last()")
+        if not self.agents:
             raise RuntimeError("every agent is done (the game is over and each has taken its last step): call "
                                "reset() to play again")
         return super().last(observe)
@@ -520,6 +525,16 @@ class Wrapped(BaseWrapper):
         self._ended_illegally = False
         self.illegal_action_message = ""     # what ended the game, if an illegal action did
         self._bounds: dict[str, tuple] = {}  # agent -> (space, first id, end id) of a Discrete action space
+
+    def __setstate__(self, state: dict) -> None:
+        """Copied or unpickled: a deep copy keeps the game; unpickled, the raw environment comes back without one
+        (``raw_env`` pickles its arguments only), and this layer is then as before its first ``reset``."""
+        self.__dict__.update(state)
+        if self._raw._state is None:
+            self._reset_done = False
+            self._updated = False
+            self._ended_illegally = False
+            self.illegal_action_message = ""
 
     def __getattr__(self, name: str) -> Any:
         if name == "num_agents" and not self._reset_done:

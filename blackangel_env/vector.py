@@ -29,7 +29,7 @@ observation, mask and info are the new game's, the last ones are in ``info["fina
 the games that did not end) and ``info["final_info"]`` (the stacked info of the games that ended), with their
 ``_final_obs`` / ``_final_info`` masks.  ``AutoresetMode.DISABLED`` is refused.
 
-Seeding.  ``reset(seed=s)`` resets game i with seed ``s + i`` (a list of N seeds is also accepted; None draws
+Seeding.  ``reset(seed=s)`` resets game i with seed ``s + i`` (a list or 1-d array of N seeds is also accepted; None draws
 fresh seeds): the same seeds and actions give the same trajectories as N separate ``gymnasium.make`` environments
 reset with those seeds, and as ``SyncVectorEnv``.
 
@@ -48,6 +48,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -105,6 +106,7 @@ class BlackAngelVectorEnv(VectorEnv):
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Reset every game: game i with ``seed + i`` (or ``seed[i]`` for a list; None: fresh seeds).  The games take
         no reset options: a non-empty ``options`` (``SyncVectorEnv``'s ``reset_mask`` included) raises ValueError."""
+        self._check_open("reset")
         if options:
             raise ValueError(f"BlackAngelVectorEnv.reset takes no options (every game is reset; reset_mask is not "
                              f"supported), got {sorted(options)}")
@@ -125,6 +127,7 @@ class BlackAngelVectorEnv(VectorEnv):
 
     def step(self, actions):
         """Step every game with its action (autoreset: module docstring); the batched five-tuple."""
+        self._check_open("step")
         acts = self._check_actions(actions)           # raises before any game moves
         if self._masks is None:
             raise RuntimeError("call reset() before step()")
@@ -193,6 +196,11 @@ class BlackAngelVectorEnv(VectorEnv):
             env.close()
 
     # -- internals ------------------------------------------------------------------------------------------
+    def _check_open(self, what: str) -> None:
+        """Gymnasium's ``ClosedEnvironmentError`` once ``close()`` has run."""
+        if self.closed:
+            raise ClosedEnvironmentError(f"BlackAngelVectorEnv.{what}: the environment is closed")
+
     def _snapshot(self) -> tuple | None:
         """Each game's ``_snapshot`` and the batches a step changes, when the games have opponent policies (which
         may fail halfway through a step); None otherwise."""
@@ -219,10 +227,12 @@ class BlackAngelVectorEnv(VectorEnv):
             return [None] * n
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
             return [seed_or_none("reset: seed", seed) + i for i in range(n)]
+        if isinstance(seed, np.ndarray) and seed.ndim == 1:
+            seed = seed.tolist()                    # an array of seeds, as a list (its integers as Python ints)
         if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)) and len(seed) == n:
             return [seed_or_none(f"reset: seed[{i}]", s) for i, s in enumerate(seed)]
-        raise ValueError(f"seed must be None, an integer (game i gets seed + i) or a sequence of {n} seeds, "
-                         f"got {seed!r}")
+        raise ValueError(f"seed must be None, an integer (game i gets seed + i) or a sequence (or 1-d array) of "
+                         f"{n} seeds, got {seed!r}"[:300])
 
     def _check_actions(self, actions) -> np.ndarray:
         """The actions as an int64 array of shape (N,); IllegalActionError for anything else (nothing changes)."""

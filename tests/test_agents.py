@@ -179,8 +179,7 @@ def test_agents_keep_to_a_narrowed_mask(code):
         with pytest.raises(ValueError, match="allows no"):
             agent.act(obs, np.zeros(882, dtype=np.int8), s.copy())
         full = engine.legal_mask(s)
-        for bad in (full[None], np.stack([np.zeros_like(full), full])) + (
-                () if code == "random" else (full[:-1], np.append(full, 1))):      # random: any 1-d mask
-            with pytest.raises(ValueError, match=r"one entry per action id, shape \(882,\)|one-dimensional"):
+        for bad in (full[None], np.stack([np.zeros_like(full), full]), full[:-1], np.append(full, 1)):
+            with pytest.raises(ValueError, match=r"one entry per action id, shape \(882,\)"):
                 agent.act(obs, bad, s.copy())
     assert checked >= 8

@@ -472,3 +472,94 @@ def test_advanced_tiles_detail_refuses_a_seat_that_is_not_a_player_and_changes_n
         with pytest.raises(IndexError, match=f"no player seat {seat}"):
             scoring.advanced_tiles_detail(s, seat)
     assert np.array_equal(before, s.buf)
+
+
+def test_apply_unchecked_still_refuses_what_is_not_an_action_id():
+    """``apply_unchecked`` skips the legality check only: None, a string, a float, a bool or an id outside the
+    action space raise IllegalActionError and leave the state as it was; a numpy integer is taken."""
+    s = engine.new_game(num_players=1, seed=4)
+    before, rng = s.buf.copy(), s.rng_state()
+    for bad in (None, "x", 1.0, True, -1, A.NUM_ACTIONS, 10**30):
+        with pytest.raises(engine.IllegalActionError):
+            engine.apply_unchecked(s, bad)
+        assert np.array_equal(s.buf, before) and s.rng_state() == rng
+    ref = s.copy()
+    a = engine.legal_actions(s)[0]
+    engine.apply_unchecked(s, np.int64(a))
+    engine.apply(ref, a)
+    assert np.array_equal(s.buf, ref.buf)
+
+
+def test_random_agents_refuse_a_mask_that_is_not_one_entry_per_action_id():
+    """The random agent and the environments' random opponent, as every agent: a mask of another length raises
+    ValueError instead of giving an id outside the action space."""
+    from blackangel_env.agents import make_agent
+    from blackangel_env.gym_env import RandomPolicy
+    long = np.zeros(900, dtype=bool)
+    long[890] = True
+    for agent in (make_agent("random", seed=1), RandomPolicy(seed=1)):
+        for bad in (long, np.ones(3, dtype=bool)):
+            with pytest.raises(ValueError, match=r"one entry per action id, shape \(882,\)"):
+                agent.act(None, bad)
+
+
+def test_a_component_error_shows_a_bounded_part_of_the_value(tmp_path):
+    """A component file whose whole text is one YAML string (a wrong path in a saved config) is refused with a
+    message of bounded length, not the file's text in full."""
+    from blackangel_env.components import ComponentError, load_components
+    path = tmp_path / "big.yaml"
+    path.write_text("x" * 200_000)
+    with pytest.raises(ComponentError, match="top level: expected a mapping") as e:
+        load_components(path)
+    assert len(str(e.value)) < 600
+
+
+def test_sb3_vector_env_checks_its_seed_and_refuses_an_autoreset_mode():
+    pytest.importorskip("stable_baselines3")
+    from blackangel_env.training.sb3_vec_env import BlackAngelSB3VecEnv
+    for bad in ("3", -1, 1.5, True):
+        with pytest.raises(ValueError, match="BlackAngelSB3VecEnv: seed must be a non-negative integer"):
+            BlackAngelSB3VecEnv(num_envs=2, seed=bad)
+    with pytest.raises(TypeError, match="takes no autoreset_mode"):
+        BlackAngelSB3VecEnv(num_envs=2, autoreset_mode="next_step")
+    venv = BlackAngelSB3VecEnv(num_envs=2, seed=3)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        venv.seed(-1)
+    assert venv._seeds == [3, 4]                    # unchanged by the refused seed
+    first = venv.reset()
+    assert np.array_equal(first, BlackAngelSB3VecEnv(num_envs=2, seed=3).reset())
+    venv.close()
+
+
+def test_vector_env_takes_an_array_of_seeds_and_refuses_to_run_once_closed():
+    from gymnasium.error import ClosedEnvironmentError
+    from blackangel_env.vector import BlackAngelVectorEnv
+    envs = BlackAngelVectorEnv(3)
+    obs, _ = envs.reset(seed=np.array([1, 2, 3]))
+    assert np.array_equal(obs, BlackAngelVectorEnv(3).reset(seed=[1, 2, 3])[0])
+    envs.close()
+    with pytest.raises(ClosedEnvironmentError):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ClosedEnvironmentError):
+        envs.reset(seed=0)
+
+
+def test_pettingzoo_pickled_env_and_last_before_reset():
+    """An unpickled ``env()`` has no game (its raw environment pickles its arguments only): it behaves as before a
+    first reset (PettingZoo's errors), and plays again after one; ``raw_env().last()`` before reset raises the
+    RuntimeError its other methods raise."""
+    import pickle
+    e = blackangel_env.env(num_players=2)
+    e.reset(seed=0)
+    p = pickle.loads(pickle.dumps(e))
+    with pytest.raises(AssertionError, match="reset"):
+        p.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        p.last()
+    p.reset(seed=0)
+    assert p.last()[1] == e.last()[1] and p.agent_selection == e.agent_selection
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before last\(\)"):
+        blackangel_env.raw_env(num_players=2).last()
+    with pytest.raises(ValueError, match="max_steps .* and max_cycles .* name the same limit"):
+        blackangel_env.env(num_players=2, max_steps=10, max_cycles=20)
+    assert blackangel_env.raw_env(num_players=2, max_steps=10, max_cycles=10).max_steps == 10

@@ -202,7 +202,8 @@ def test_a_fork_pool_of_a_process_with_other_threads_is_spawned():
     ({"seed": 1.5}, ValueError, "seed must be a non-negative integer"),
     ({"advanced": "yes"}, ValueError, "advanced must be True or False"),
     ({"start": -5}, ValueError, "start must be a non-negative integer"),
-    ({"workers": 0}, ValueError, "workers must be a positive integer"),
+    ({"workers": 0}, ValueError, "workers must be an integer 1-256"),
+    ({"workers": 257}, ValueError, "workers must be an integer 1-256"),
     ({"games": 1.5}, ValueError, "games must be a non-negative integer"),
     ({"codes": "random"}, TypeError, "codes must be a list of agent codes, got the string 'random'"),
 ])

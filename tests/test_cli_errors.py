@@ -71,7 +71,7 @@ def test_eval_help_shows_95_percent(capsys):
     assert "95%" in out and "95%%" not in out
     # every family of agent codes is named (the misspelt-code error lists them too)
     flat = " ".join(out.split())
-    for code in ("random", "greedy", "heuristic", "mcts:<simulations>", "search", "pretrained", "policy:<path>",
+    for code in ("random", "greedy", "heuristic", "mcts[:<simulations>]", "search", "pretrained", "policy:<path>",
                  "rllib:<path>"):
         assert code in flat, code
 
@@ -564,3 +564,42 @@ def test_a_record_with_bad_opponents_is_named_as_the_source(tmp_path, monkeypatc
         cap = capsys.readouterr()
         assert "'play.opponents'" in cap.err and "--opponents" not in cap.err and "Traceback" not in cap.err
         assert "resumed" not in cap.out          # said only once the record's seat and opponents are accepted
+
+
+@pytest.mark.parametrize("args, message", [
+    (["eval", "--players", "random", "--games", "3", "--seed", "1", "--workers", "1000"], "--workers must be 1-256"),
+    (["eval", "--players", "mcts:", "--games", "1", "--seed", "1"], "nothing after ':'"),
+    (["eval", "--players", "search:", "--games", "1", "--seed", "1"], "nothing after ':'"),
+    (["eval", "--players", "search:worlds=1000000", "--games", "1", "--seed", "1"], "worlds must be an integer from 1"),
+    (["eval", "--players", "search:depth=21", "--games", "1", "--seed", "1"], "depth must be an integer from 0 to 20"),
+    (["play", "--players", "3", "--opponents", "random,"], "an empty agent code"),
+    (["play", "--players", "3", "--opponents", "random,,greedy"], "an empty agent code"),
+])
+def test_out_of_bound_workers_agent_parameters_and_empty_codes_are_refused(capsys, args, message):
+    """A worker count past ``arena.MAX_WORKERS``, an agent code with nothing after its ':' or a search parameter past
+    its range (each would start a run that never ends, or hundreds of processes), and an empty code in the play
+    session's --opponents (as eval's --players) are refused in one line before any game."""
+    assert main(args) == 2
+    assert message in _one_line_error(capsys.readouterr().err, args[0])
+
+
+def test_eval_plays_a_series_without_listing_its_games_first(monkeypatch):
+    """``play_matches`` makes each game's task as it plays it: a series of 10**18 games starts at once and holds no
+    list of them (the first results come after a handful of games)."""
+    from blackangel_env.agents import arena
+    seen = []
+    original = arena._match_task
+
+    class Enough(Exception):
+        pass
+
+    def task(t):
+        seen.append(t[1])
+        if len(seen) == 3:
+            raise Enough
+        return original(t)
+
+    monkeypatch.setattr(arena, "_match_task", task)
+    with pytest.raises(Enough):
+        arena.play_matches(["random"], 10**18, seed=1)
+    assert seen == [0, 1, 2]

@@ -51,11 +51,13 @@ def test_missing_config_file():
 
 
 def test_random_agent_is_legal_and_seeded():
-    mask = np.zeros(10, dtype=np.int8)
+    mask = np.zeros(882, dtype=np.int8)
     mask[[2, 5, 7]] = 1
     a, b = RandomAgent(3), RandomAgent(3)
     picks = [a.act(None, mask) for _ in range(50)]
     assert set(picks) <= {2, 5, 7} and len(set(picks)) == 3
     assert picks == [b(None, mask) for _ in range(50)]
     with pytest.raises(ValueError, match="allows no action"):
-        a.act(None, np.zeros(10, dtype=np.int8))
+        a.act(None, np.zeros(882, dtype=np.int8))
+    with pytest.raises(ValueError, match="one entry per action id"):
+        a.act(None, np.ones(10, dtype=np.int8))

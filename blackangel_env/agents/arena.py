@@ -271,6 +271,10 @@ def _count(name: str, value: Any) -> int:
     return int(value)
 
 
+MAX_WORKERS = 256
+"""The most worker processes ``play_matches`` (and ``blackangel eval --workers``) starts."""
+
+
 def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "standard", advanced: bool = False,
                  workers: int = 1, start: int = 0, progress: bool | dict = False,
                  recorder: Callable[[State], Recorder] | None = None, timing: bool = False) -> list[dict[str, Any]]:
@@ -281,7 +285,7 @@ def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "st
 
     The arguments are checked before any game (ValueError naming the bad one, TypeError for ``codes`` given as one
     string): ``games`` and ``start`` non-negative integers, ``seed`` a non-negative integer, ``advanced`` a bool,
-    ``workers`` a positive integer; an agent that cannot be built raises ``AgentBuildError`` (a ValueError)."""
+    ``workers`` an integer 1-``MAX_WORKERS``; an agent that cannot be built raises ``AgentBuildError`` (a ValueError)."""
     if isinstance(codes, (str, bytes)):
         raise TypeError(f"codes must be a list of agent codes, got the string {codes!r} (use [{codes!r}], or "
                         "split_agent_codes for a comma-separated list)")
@@ -292,25 +296,26 @@ def play_matches(codes: Sequence[str], games: int, seed: int = 0, hal: str = "st
     if not isinstance(advanced, (bool, np.bool_)) and advanced not in (0, 1):
         raise ValueError(f"advanced must be True or False, got {advanced!r}")
     advanced = bool(advanced)
-    if not is_integer(workers) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    tasks = [(codes, g, seed, hal, advanced, recorder, timing) for g in range(start, start + games)]
+    if not is_integer(workers) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be an integer 1-{MAX_WORKERS}, got {workers!r}")
+    # the tasks made as the games are played (a list of them all would hold every game before the first is played)
+    tasks = ((codes, g, seed, hal, advanced, recorder, timing) for g in range(start, start + games))
     bar = None
     if progress:
         from tqdm import tqdm
         opts = {"desc": "games", "unit": "game", "file": sys.stderr}
         opts.update(progress if isinstance(progress, dict) else {})
-        bar = tqdm(total=len(tasks), **opts)
+        bar = tqdm(total=games, **opts)
     out: list[dict[str, Any]] = []
     try:
-        if workers <= 1 or len(tasks) <= 1:
+        if workers <= 1 or games <= 1:
             for t in tasks:
                 out.append(_match_task(t))
                 if bar:
                     bar.update()
         else:
-            chunk = max(1, min(8, len(tasks) // (4 * workers)))
-            with worker_pool(min(workers, len(tasks))) as pool:
+            chunk = max(1, min(8, games // (4 * workers)))
+            with worker_pool(min(workers, games)) as pool:
                 for r in pool.imap(_match_task, tasks, chunksize=chunk):
                     out.append(r)
                     if bar:

@@ -118,6 +118,8 @@ def parse_agent_code(code: str) -> tuple[str, dict]:
     spec = agent_code(kind) if kind else None
     if spec is None:
         raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(agent_codes())}")
+    if _ and not arg.strip():
+        raise ValueError(f"agent code {code!r}: nothing after ':' (write {kind!r} alone for its defaults)")
     if spec.parse is None:
         if arg:
             raise ValueError(f"agent code {code!r}: {kind} takes no argument")
@@ -154,7 +156,7 @@ MAX_SIMULATIONS = 100_000      # mcts:<simulations> at most (about a millisecond
 
 def _mcts_parse(arg: str, code: str) -> dict:
     if not arg:
-        return {"simulations": 100}
+        return {"simulations": 100}              # "mcts" alone
     try:
         n = int(arg)
     except ValueError:
@@ -162,6 +164,10 @@ def _mcts_parse(arg: str, code: str) -> dict:
     if not 1 <= n <= MAX_SIMULATIONS:
         raise ValueError(f"agent code {code!r}: mcts:<simulations> needs an integer from 1 to {MAX_SIMULATIONS}")
     return {"simulations": n}
+
+
+# search:key=value ranges (worlds and keep: about a play-out per candidate and world; depth: whole turns a world)
+_SEARCH_RANGES = {"worlds": (1, 1000), "keep": (1, 1000), "depth": (0, 20)}
 
 
 def _search_parse(arg: str, code: str) -> dict:
@@ -184,9 +190,9 @@ def _search_parse(arg: str, code: str) -> dict:
             n = int(value)
         except ValueError:
             n = -1
-        low = 0 if key == "depth" else 1
-        if n < low:
-            raise ValueError(f"agent code {code!r}: {key} must be an integer >= {low}, got {value!r}")
+        low, high = _SEARCH_RANGES[key]
+        if not low <= n <= high:
+            raise ValueError(f"agent code {code!r}: {key} must be an integer from {low} to {high}, got {value!r}")
         opts[key] = n
     return opts
 
@@ -196,7 +202,7 @@ def _builtin(kind: str, cls, usage: str | None = None, parse=None) -> AgentCode:
 
 
 for _spec in (_builtin("random", RandomAgent), _builtin("greedy", GreedyAgent), _builtin("heuristic", HeuristicAgent),
-              _builtin("mcts", MCTSAgent, "mcts:<simulations>", _mcts_parse),
+              _builtin("mcts", MCTSAgent, "mcts[:<simulations>]", _mcts_parse),
               _builtin("search", TurnSearchAgent, "search[:worlds=N,keep=N,depth=N,omniscient=0|1]", _search_parse)):
     register_agent_code(_spec)
 

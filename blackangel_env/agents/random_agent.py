@@ -23,7 +23,7 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, state=None) -> int:
-        legal = np.flatnonzero(mask_array(action_mask, type(self).__name__, any_length=True))
+        legal = np.flatnonzero(mask_array(action_mask, type(self).__name__))
         if len(legal) == 0:
             raise ValueError(f"{type(self).__name__}: the action mask allows no action")
         return int(legal[int(self.rng.integers(len(legal)))])

@@ -164,10 +164,17 @@ def apply(s: State, action: int) -> None:
 
 
 def apply_unchecked(s: State, action: int) -> None:
-    """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking it (a non-State
-    still raises TypeError)."""
+    """Apply an action known to be legal (e.g. taken from ``legal_actions``) without re-checking its legality.
+    Still checked, before anything changes: a non-State raises TypeError, an action that is not an integer id
+    0..NUM_ACTIONS-1 raises IllegalActionError (as ``apply``)."""
     if not isinstance(s, State):
         raise not_a_state("apply_unchecked", s)
+    if type(action) is not int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action must be an integer id, got {action!r}")
+        action = int(action)
+    if not 0 <= action < A.NUM_ACTIONS:
+        raise IllegalActionError(f"action {action} is outside the action ids 0-{A.NUM_ACTIONS - 1}")
     _apply_unchecked(s, action)
 
 

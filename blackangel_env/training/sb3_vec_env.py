@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from blackangel_env.config import seed_or_none
 from blackangel_env.vector import BlackAngelVectorEnv
 
 __all__ = ["BlackAngelSB3VecEnv"]
@@ -31,12 +32,24 @@ class BlackAngelSB3VecEnv(VecEnv):
     """N Black Angel games as one SB3 ``VecEnv`` (module docstring)."""
 
     def __init__(self, num_envs: int = 1, seed: int | None = None, **options: Any):
+        if "autoreset_mode" in options:
+            raise TypeError("BlackAngelSB3VecEnv takes no autoreset_mode: it resets a game that ends within the "
+                            "step (Stable-Baselines3's convention)")
+        if seed is not None:
+            seed_or_none("BlackAngelSB3VecEnv: seed", seed)    # checked before the games are built
         options.setdefault("num_players", 1)
         self.venv = BlackAngelVectorEnv(num_envs, autoreset_mode="same_step", **options)
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self._actions: np.ndarray | None = None
         if seed is not None:
             self.seed(seed)
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Game i gets ``seed + i`` at the next ``reset()`` (a non-negative integer; None: a fresh one drawn, as
+        SB3 does); anything else raises ValueError and changes nothing."""
+        if seed is not None:
+            seed = seed_or_none("seed", seed)
+        return super().seed(seed)
 
     def reset(self):
         """Reset every game (with the seeds of ``seed()`` once, then fresh ones); the ``(N, 5692)`` observations."""
