@@ -38,9 +38,9 @@ if not cython.compiled:                 # compiled: the inline C function of _re
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
         BOT, DIE_IN_USE, DIE_SUPPLY, MC_DISCARD, M_END_TRIGGERED, M_HAL_CARD, M_HAL_DECK_N, M_N_STRIPS, N_DICE,
-        N_TILES, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED, O_DIE_OWNER,
-        O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES, O_ROBOTS_BREAK,
-        RV_DISCARD, SRC_HAL, TL_DISCARD,
+        N_TILES, OT_ADV_SLOTS, OT_HAL_DECK, OT_HEX_COMET, OT_MC_WHERE, OT_TILE_BOOST, OT_TILE_WHERE, O_DIE_DAMAGED,
+        O_DIE_OWNER, O_DIE_RESERVED, O_DIE_VALUE, O_DISPLAY, O_DMG, O_LAST_SEQ, O_RAV_COUNT, O_RAV_LOC, O_RES,
+        O_ROBOTS_BREAK, RV_DISCARD, SRC_HAL, TL_DISCARD,
     )
 
 from .core import SEQ_A, _log, gain_vp, hal_gain
@@ -60,6 +60,7 @@ def hal_free_activation(s: State, card: int) -> None:
 
 
 @cython.ccall
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t)
 def _draw_hal_card(s: State) -> int:
     m = cython.declare(Registers, registers(s))
     n = m.r[M_HAL_DECK_N]
@@ -103,14 +104,16 @@ def _take_die(s: State, d: int) -> None:
     if not 0 <= d < 18:
         raise ValueError(f"_take_die: {d!r} is not a die 0-17")
     m = cython.declare(Registers, registers(s))     # the dice and resources through the buffer (FIXED_OFFSETS)
-    if m.r[O_DIE_OWNER + d] == 0:
+    x = cython.declare(cython.Py_ssize_t, d)
+    if m.r[O_DIE_OWNER + x] == 0:
         m.r[O_RES] += 1
         if s.log is not None:
-            _log(s, f"Hal buys player_0's {COLOURS[d // 6]} {m.r[O_DIE_VALUE + d]} (player_0 takes 1 resource)")
-    m.r[O_DIE_OWNER + d] = DIE_SUPPLY
-    m.r[O_DIE_RESERVED + d] = 0
+            _log(s, f"Hal buys player_0's {COLOURS[x // 6]} {m.r[O_DIE_VALUE + x]} (player_0 takes 1 resource)")
+    m.r[O_DIE_OWNER + x] = DIE_SUPPLY
+    m.r[O_DIE_RESERVED + x] = 0
 
 
+@cython.locals(d=cython.Py_ssize_t)
 def hal_turn(s: State) -> None:
     """One turn of Hal's, right after the player's turn."""
     m = cython.declare(Registers, registers(s))
@@ -184,9 +187,10 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
     if not 0 <= action < 6:
         raise IndexError(f"_hal_action: action {action} is not an action space 0-5")
     m = cython.declare(Registers, registers(s))
-    k = m.r[O_RAV_COUNT + action]
+    a = cython.declare(cython.Py_ssize_t, action)
+    k = cython.declare(cython.Py_ssize_t, m.r[O_RAV_COUNT + a])
     if k:
-        r = m.r[O_RAV_LOC + 3 * action + k - 1]
+        r = m.r[O_RAV_LOC + 3 * a + k - 1]
         eff = comp.ravager_effect[r]
         if eff == RAV_DAMAGE_NEXT:
             _damage_action(s, (action + 1) % 6)
@@ -207,26 +211,40 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
         _hal_destroy(s, ev, clockwise)
 
 
+@cython.cfunc
+@cython.locals(m=Registers, k=cython.Py_ssize_t, x=cython.long)
+def _slot_tiles(m) -> list:
+    """The tiles on the Advanced Technology slots (the field's four), in slot order."""
+    out = []
+    for k in range(4):
+        x = m.r[OT_ADV_SLOTS + m._tail + k]
+        if x >= 0:
+            out.append(x)
+    return out
+
+
 @cython.ccall
+@cython.locals(i=cython.Py_ssize_t, k=cython.Py_ssize_t, t=cython.Py_ssize_t)
 def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
+    m = cython.declare(Registers, registers(s))     # the slots, display and tiles through the buffer
     comp = s.comp
     rem = ev
     taken_tech = taken_adv = 0
     if advanced_first:
-        while rem >= comp.advanced_cost and max(s.adv_slots.tolist()) >= 0:
+        while rem >= comp.advanced_cost and _slot_tiles(m):
             # Hal takes the tile nearest the display; the others shift toward it and the far slots are refilled
             # (a slot is empty only once the deck has run out).
-            rest = [int(x) for x in s.adv_slots if x >= 0]
+            rest = _slot_tiles(m)
             t = rest.pop(0)
-            nslots = len(s.adv_slots)
-            s.adv_slots[:] = -1
-            s.adv_slots[:len(rest)] = rest
-            for k in range(len(rest), nslots):
+            for k in range(4):
+                m.r[OT_ADV_SLOTS + m._tail + k] = rest[k] if k < len(rest) else -1
+            for k in range(len(rest), 4):
                 _refill_adv_slot(s, k)
-            s.tile_where[t] = TL_DISCARD
+            if not 0 <= t < N_TILES:
+                raise IndexError(f"no tile {t}")
+            m.r[OT_TILE_WHERE + m._tail + t] = TL_DISCARD
             rem -= comp.advanced_cost
             taken_adv += 1
-    m = cython.declare(Registers, registers(s))     # the display and tiles through the buffer
     costs = comp.display_costs
     if len(costs) != m._tail:
         raise ValueError(f"a display of {m._tail} spaces and {len(costs)} costs")
@@ -248,6 +266,7 @@ def _hal_discover(s: State, ev: int, advanced_first: bool) -> None:
 
 
 @cython.ccall
+@cython.locals(a=cython.Py_ssize_t, c=cython.Py_ssize_t, d=cython.Py_ssize_t)
 def _hal_repair(s: State, ev: int, clockwise: bool) -> None:
     m = cython.declare(Registers, registers(s))     # the damage and dice through the buffer
     order = list(range(6)) if clockwise else list(range(5, -1, -1))
@@ -315,6 +334,8 @@ def _hal_destroy(s: State, ev: int, clockwise: bool) -> None:
 
 
 @cython.ccall
+@cython.locals(card=cython.Py_ssize_t, pos=cython.Py_ssize_t, c=cython.Py_ssize_t, h=cython.Py_ssize_t,
+               first=cython.Py_ssize_t, target=cython.Py_ssize_t)
 def _hal_command(s: State, colour: int) -> None:
     m = cython.declare(Registers, registers(s))
     comp = s.comp
@@ -326,10 +347,19 @@ def _hal_command(s: State, colour: int) -> None:
     positions = range(n_strips) if comp.mission_kind[card] != MISSION_ACTIVATION else range(n_strips - 1, -1, -1)
     target = -1
     for pos in positions:
-        hexes = [pos * 5 + c for c in range(5) if _can_place_at(s, pos * 5 + c, colour)]
-        if hexes:
-            comets = [h for h in hexes if m.r[OT_HEX_COMET + m._tail + h]]
-            target = comets[0] if comets else hexes[0]
+        # the strip's first hex where the card may lie on a comet, else its first hex where it may lie
+        first = -1
+        for c in range(5):
+            h = pos * 5 + c
+            if _can_place_at(s, h, colour):
+                if first < 0:
+                    first = h
+                if m.r[OT_HEX_COMET + m._tail + h]:
+                    target = h
+                    break
+        if first >= 0:
+            if target < 0:
+                target = first
             break
     if target < 0:
         m.r[OT_MC_WHERE + m._tail + card] = MC_DISCARD
