@@ -30,6 +30,8 @@ from .space import _ship_to_supply, _ships_on, _strip_hexes
 from .end import _trigger_end
 
 
+@cython.locals(n_strips=cython.Py_ssize_t, tail=cython.Py_ssize_t, ba=cython.Py_ssize_t, nxt=cython.Py_ssize_t,
+               card=cython.Py_ssize_t, h=cython.Py_ssize_t, owner=cython.Py_ssize_t, last=cython.Py_ssize_t)
 def advance_black_angel(s: State) -> None:
     """B.3: advance one hex, eject strip 1 (neutralization effects), flip it to the far end, shift."""
     m = cython.declare(Registers, registers(s))

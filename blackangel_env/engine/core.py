@@ -51,7 +51,7 @@ def _log(s: State, msg: str) -> None:
         s.log.append(msg)
 
 
-@cython.locals(old=cython.long, new=cython.long)
+@cython.locals(old=cython.long, new=cython.long, i=cython.Py_ssize_t, j=cython.Py_ssize_t)
 def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
     """Change a seat's VP (never below 0, rules-notes C13) and record the source and cause."""
     if type(n) is not int:
@@ -62,16 +62,17 @@ def gain_vp(s: State, seat: int, n: int, src: int, cause: str) -> None:
         raise ValueError(f"gain_vp: seat {seat!r} and source {src!r} must be a seat 0-{MAX_SEATS - 1} and a "
                          f"source 0-{N_SRC - 1}")
     m = cython.declare(Registers, registers(s))     # the VP fields through the buffer (state.FIXED_OFFSETS)
-    old = m.r[O_VP + seat]
+    i, j = seat, src                                # checked: as C integers
+    old = m.r[O_VP + i]
     new = old + n
     if new < 0:
         new = 0
-    by_src = m.r[O_VP_SRC + N_SRC * seat + src] + new - old
+    by_src = m.r[O_VP_SRC + N_SRC * i + j] + new - old
     if new > 32767 or not -32768 <= by_src <= 32767:   # the buffer's int16 (checked: compiled, C stores wrap)
         raise ValueError(f"gain_vp: {n:+d} VP would take seat {seat}'s VP ({old}) or its VP from source {src} "
                          "past the state's 16-bit range")
-    m.r[O_VP + seat] = new
-    m.r[O_VP_SRC + N_SRC * seat + src] = by_src
+    m.r[O_VP + i] = new
+    m.r[O_VP_SRC + N_SRC * i + j] = by_src
     if s.log is not None:
         s.log.append(f"{seat_name(s, seat)} {n:+d} VP ({cause}) -> {new}")
 
@@ -101,12 +102,13 @@ def gain_goods(s: State, seat: int, vec, src: int, cause: str) -> None:
         if m.r[M_SOLO]:
             hal_gain(s, vec, cause)     # Hal turns every gain into VP (solitaire rules)
         return
+    i = cython.declare(cython.Py_ssize_t, seat)     # checked: as a C integer
     if vec[G_SHIP]:
-        m.r[O_SHIPS + seat] += vec[G_SHIP]
+        m.r[O_SHIPS + i] += vec[G_SHIP]
     if vec[G_RESOURCE]:
-        m.r[O_RES + seat] += vec[G_RESOURCE]
+        m.r[O_RES + i] += vec[G_RESOURCE]
     if vec[G_DEBRIS]:
-        m.r[O_DEBRIS + seat] += vec[G_DEBRIS]
+        m.r[O_DEBRIS + i] += vec[G_DEBRIS]
     if vec[G_ROBOT]:
         _take_robots(s, seat, vec[G_ROBOT])
     if vec[G_VP]:

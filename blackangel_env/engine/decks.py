@@ -17,10 +17,10 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, N_MISSIONS, N_TILES, OT_ADV_DECK,
-        OT_ADV_SLOTS, OT_MC_DECK, OT_MC_DECK_N, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_RAV_DECK, OT_TECH_STACK,
-        OT_TECH_STACK_N, OT_TILE_BOOST, OT_TILE_WHERE, O_DISPLAY, O_HAND_MC, RV_DECK, RV_DISCARD, RV_HAND,
-        TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
+        MAX_SEATS, MC_DECK, MC_DISCARD, MC_HAND, M_ADV_DECK_N, M_RAV_DECK_N, N_ADVANCED, N_MISSIONS, N_TILES,
+        OT_ADV_DECK, OT_ADV_SLOTS, OT_MC_DECK, OT_MC_DECK_N, OT_MC_HEX, OT_MC_OWNER, OT_MC_WHERE, OT_RAV_DECK,
+        OT_TECH_STACK, OT_TECH_STACK_N, OT_TILE_BOOST, OT_TILE_WHERE, O_DISPLAY, O_HAND_MC, RV_DECK, RV_DISCARD,
+        RV_HAND, TL_ADV_SLOT, TL_DISCARD, TL_DISPLAY,
     )
 
 from .core import _log
@@ -52,56 +52,67 @@ def _shuffled(s: State, items: list[int]) -> list[int]:
     return out
 
 
-@cython.locals(n=cython.Py_ssize_t, k=cython.Py_ssize_t)
+@cython.locals(n=cython.Py_ssize_t, k=cython.Py_ssize_t, i=cython.Py_ssize_t)
 def _pop_tech(s: State, c: int) -> int:
     m = cython.declare(Registers, registers(s))
     _colour(c)
-    n = m.r[OT_TECH_STACK_N + m._tail + c]
+    i = c
+    n = m.r[OT_TECH_STACK_N + m._tail + i]
     if n == 0:
         return -1
-    k = OT_TECH_STACK + m._tail + 16 * c + n - 1
+    k = OT_TECH_STACK + m._tail + 16 * i + n - 1
     t = m.r[k]
     m.r[k] = -1
-    m.r[OT_TECH_STACK_N + m._tail + c] = n - 1
+    m.r[OT_TECH_STACK_N + m._tail + i] = n - 1
     return t
 
 
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, i=cython.Py_ssize_t)
 def _refill_adv_slot(s: State, slot: int) -> None:
     m = cython.declare(Registers, registers(s))
     if not 0 <= slot < 4:
         raise IndexError(f"no Advanced Technology slot {slot!r}")
+    i = slot
     n = m.r[M_ADV_DECK_N]
     if n == 0:
-        m.r[OT_ADV_SLOTS + m._tail + slot] = -1
+        m.r[OT_ADV_SLOTS + m._tail + i] = -1
         return
+    if n > N_ADVANCED:
+        raise IndexError(f"the Advanced Technology deck holds {n} tiles")
     t = m.r[OT_ADV_DECK + m._tail + n - 1]
+    if not 0 <= t < N_TILES:
+        raise IndexError(f"no tile {t}")
     m.r[OT_ADV_DECK + m._tail + n - 1] = -1
     m.r[M_ADV_DECK_N] = n - 1
-    m.r[OT_ADV_SLOTS + m._tail + slot] = t
+    m.r[OT_ADV_SLOTS + m._tail + i] = t
     m.r[OT_TILE_WHERE + m._tail + t] = TL_ADV_SLOT
 
 
-@cython.locals(k=cython.Py_ssize_t)
+@cython.locals(k=cython.Py_ssize_t, n=cython.Py_ssize_t, i=cython.Py_ssize_t, col=cython.Py_ssize_t)
 def _draw_mission(s: State, c: int) -> int:
     """Top card of colour c; an empty deck is rebuilt from that colour's discards (rulebook A3 note)."""
     m = cython.declare(Registers, registers(s))
     _colour(c)
-    n = m.r[OT_MC_DECK_N + m._tail + c]
+    col = c
+    n = m.r[OT_MC_DECK_N + m._tail + col]
     if n == 0:
-        disc = [i for i in range(20 * c, 20 * c + 20) if s.mc_where[i] == MC_DISCARD]
+        disc = []
+        for i in range(20 * col, 20 * col + 20):
+            if m.r[OT_MC_WHERE + m._tail + i] == MC_DISCARD:
+                disc.append(i)
         if not disc:
             return -1
         disc = _shuffled(s, disc)
-        s.mc_deck[c, :len(disc)] = disc
+        s.mc_deck[col, :len(disc)] = disc
         for i in disc:
             s.mc_where[i] = MC_DECK
         n = len(disc)
         if s.log is not None:
-            _log(s, f"{COLOURS[c]} Mission deck rebuilt from {n} discards")
-    k = OT_MC_DECK + m._tail + 20 * c + n - 1
+            _log(s, f"{COLOURS[col]} Mission deck rebuilt from {n} discards")
+    k = OT_MC_DECK + m._tail + 20 * col + n - 1
     card = m.r[k]
     m.r[k] = -1
-    m.r[OT_MC_DECK_N + m._tail + c] = n - 1
+    m.r[OT_MC_DECK_N + m._tail + col] = n - 1
     return card
 
 
@@ -137,6 +148,7 @@ def _hand_missions(s: State, p: int) -> list[int]:
     return cards_at(s, MC_HAND + p)
 
 
+@cython.locals(o=cython.Py_ssize_t)
 def _hand_total(s: State, p: int) -> int:
     m = cython.declare(Registers, registers(s))
     if not 0 <= p < MAX_SEATS:
@@ -153,6 +165,7 @@ def _lowest_hand_ravager(s: State, p: int) -> int:
     return int(np.flatnonzero(s.rav_where == code)[0])     # none in hand: the same IndexError as ever
 
 
+@cython.locals(n=cython.Py_ssize_t)
 def _pop_ravager(s: State) -> int:
     m = cython.declare(Registers, registers(s))
     n = m.r[M_RAV_DECK_N]
