@@ -36,6 +36,7 @@ def _legal_hand_limit(s: State) -> list[int]:
     return [DISCARD_MISSION + c for c in _hand_missions(s, p)]
 
 
+@cython.locals(p=cython.Py_ssize_t, d=cython.Py_ssize_t)
 def _a3(s: State) -> None:
     """Draw a card of the die's (original) colour, return the die to its supply; hand limit 6."""
     m = cython.declare(Registers, registers(s))

@@ -5,5 +5,5 @@ from blackangel_env.state cimport Registers
 
 # the state's constants (registers, offsets, phases, codes) as C constants (``_state_constants.pxd``)
 from blackangel_env._state_constants cimport (
-    M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, O_HAND_RAV, PH_DESTROY, RV_HAND
+    M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, O_HAND_RAV, O_RAV_COUNT, PH_DESTROY, RV_HAND
 )

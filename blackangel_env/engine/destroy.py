@@ -13,7 +13,7 @@ from ..state import Registers           # compiled: the C type (cimported by the
 if not cython.compiled:                 # compiled: the inline C function of _registers.pxd and the C
     from ..state import registers       # constants of _state_constants.pxd (cimported by the .pxd)
     from ..state import (
-        M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, O_HAND_RAV, PH_DESTROY, RV_HAND,
+        M_DONE, M_PHASE, M_TURN_PLAYER, M_VALUE, O_HAND_RAV, O_RAV_COUNT, PH_DESTROY, RV_HAND,
     )
 
 from .core import _log, seat_name
@@ -22,14 +22,19 @@ from .phases import register
 from .a3 import _a3
 
 
+@cython.locals(rem=cython.long, a=cython.Py_ssize_t, k=cython.long)
 def _legal_destroy(s: State) -> list[int]:
     m = cython.declare(Registers, registers(s))
     rem = m.r[M_VALUE] - m.r[M_DONE]
     out = [DONE] if m.r[M_DONE] > 0 else []
-    out.extend([DESTROY + a for a, k in enumerate(s.rav_count.tolist()) if 1 <= k <= rem])
+    for a in range(6):                          # the Ravager locations whose cards the die can all take
+        k = m.r[O_RAV_COUNT + a]
+        if 1 <= k <= rem:
+            out.append(DESTROY + a)
     return out
 
 
+@cython.locals(p=cython.Py_ssize_t)
 def _do_destroy(s: State, a: int) -> None:
     m = cython.declare(Registers, registers(s))
     p = m.r[M_TURN_PLAYER]

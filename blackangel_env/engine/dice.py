@@ -119,6 +119,7 @@ def _roll_into(s: State, seat: int, colour: int, penalise: bool) -> bool:
     return True
 
 
+@cython.locals(o=cython.Py_ssize_t)
 def _roll_robots(s: State, seat: int, penalise: bool) -> None:
     """Roll one die per workstation robot of ``seat``, colour by colour, while the supply has one (Sequence B)."""
     m = cython.declare(Registers, registers(s))

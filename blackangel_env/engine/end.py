@@ -180,6 +180,7 @@ def score_breakdown(s: State) -> list[dict[str, int]]:
     return out
 
 
+@cython.locals(n=cython.Py_ssize_t, p=cython.Py_ssize_t)
 def finish_game(s: State) -> None:
     """Final scoring; marks the game over."""
     m = cython.declare(Registers, registers(s))
@@ -194,7 +195,7 @@ def finish_game(s: State) -> None:
     m.r[M_GAME_OVER] = 1
     m.r[M_PHASE] = PH_GAME_OVER
     if s.log is not None:
-        _log(s, "game over: " + ", ".join(f"player_{p} {s.vp.item(p)} VP" for p in range(n))
+        _log(s, "game over: " + ", ".join([f"player_{q} {s.vp.item(q)} VP" for q in range(n)])
              + (f", Hal {s.vp.item(4)} VP" if n == 1 else ""))
 
 

@@ -272,15 +272,25 @@ def _pay_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, ship:
     return True
 
 
+# the goods' positions in a cost vector as C integers (the cost table's columns)
+_GS = cython.declare(cython.Py_ssize_t, G_SHIP)
+_GRS = cython.declare(cython.Py_ssize_t, G_RESOURCE)
+_GRB = cython.declare(cython.Py_ssize_t, G_ROBOT)
+_GD = cython.declare(cython.Py_ssize_t, G_DEBRIS)
+_GRV = cython.declare(cython.Py_ssize_t, G_RAVAGER)
+_GM = cython.declare(cython.Py_ssize_t, G_MISSION)
+_GT = cython.declare(cython.Py_ssize_t, G_TECH)
+
+
 @cython.cfunc
 @cython.wraparound(False)
 def _card_pay_ok(buf: cython.const[cython.short][:], t: _Tables, p: cython.int, card: cython.int,
                  res_delta: cython.int, debris_delta: cython.int) -> cython.bint:
     """Mission card ``card``'s cost is there (``_pay_ok``)."""
     at: cython.Py_ssize_t = N_GOODS * card
-    c = t.mis_cost
-    return _pay_ok(buf, t, p, c[at + G_SHIP], c[at + G_RESOURCE], c[at + G_ROBOT], c[at + G_DEBRIS],
-                   c[at + G_RAVAGER], c[at + G_MISSION], c[at + G_TECH], res_delta, debris_delta)
+    c: cython.int[:] = t.mis_cost
+    return _pay_ok(buf, t, p, c[at + _GS], c[at + _GRS], c[at + _GRB], c[at + _GD], c[at + _GRV], c[at + _GM],
+                   c[at + _GT], res_delta, debris_delta)
 
 
 def can_pay(s: State, p: cython.int, cost, res_delta: cython.int = 0, debris_delta: cython.int = 0) -> bool:
