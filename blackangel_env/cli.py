@@ -62,7 +62,8 @@ from .state import BOT, M_ROUND, M_TURN_PLAYER
 # sit above the environments and are imported here, never by the modules below (docs/architecture.md).
 from .agents import make_agent, parse_agent_code
 from .agents.codes import split_agent_codes
-from .agents.arena import MAX_WORKERS, play_matches, summarize, wilson_interval  # noqa: F401  (wilson_interval: re-exported)
+from .agents.arena import MAX_WORKERS, play_matches, summarize
+from .agents.arena import wilson_interval  # noqa: F401  (re-exported)
 from .training import agent_codes  # noqa: F401  (registers policy:<path> and rllib:<path> with agents.codes)
 
 

@@ -113,12 +113,12 @@ def parse_agent_code(code: str) -> tuple[str, dict]:
     if not code.strip():
         raise ValueError(f"empty agent code; expected one of {', '.join(agent_codes())}")
     code = code.strip()
-    kind, _, arg = code.partition(":")
+    kind, colon, arg = code.partition(":")
     kind = kind.lower()
     spec = agent_code(kind) if kind else None
     if spec is None:
         raise ValueError(f"unknown agent code {code!r}; expected one of {', '.join(agent_codes())}")
-    if _ and not arg.strip():
+    if colon and not arg.strip():
         raise ValueError(f"agent code {code!r}: nothing after ':' (write {kind!r} alone for its defaults)")
     if spec.parse is None:
         if arg:
