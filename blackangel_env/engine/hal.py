@@ -184,10 +184,8 @@ def _hal_action(s: State, card: int, action: int, value: int, colour: int) -> No
     if s.log is not None:
         _log(s, f"Hal uses a {COLOURS[colour]} {value} on action {action + 1}")
     # Ravager effects: only those adding a Damage cube, and Hal loses nothing.
-    if not 0 <= action < 6:
-        raise IndexError(f"_hal_action: action {action} is not an action space 0-5")
     m = cython.declare(Registers, registers(s))
-    a = cython.declare(cython.Py_ssize_t, action)
+    a = cython.declare(cython.Py_ssize_t, action)   # an action space 0-5: _effective checked it
     k = cython.declare(cython.Py_ssize_t, m.r[O_RAV_COUNT + a])
     if k:
         r = m.r[O_RAV_LOC + 3 * a + k - 1]
