@@ -144,7 +144,7 @@ def test_decisions_do_not_depend_on_hidden_information(n):
             seat = s.actor
             other = determinize(s, seat, np.random.default_rng(checked + 100))   # another world, same view
             assert not np.array_equal(other.buf, s.buf) or n == 1
-            for code in ("greedy", "heuristic", "mcts:3", "search:worlds=2,keep=2"):
+            for code in ("greedy", "heuristic", "mcts:3", "search:worlds=2,keep=2", "search:worlds=1,rollout=2"):
                 a = make_agent(code, seed=checked).act(None, None, s.copy())
                 b = make_agent(code, seed=checked).act(None, None, other.copy())
                 assert a == b, (code, checked)

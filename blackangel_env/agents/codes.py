@@ -167,7 +167,7 @@ def _mcts_parse(arg: str, code: str) -> dict:
 
 
 # search:key=value ranges (worlds and keep: about a play-out per candidate and world; depth: whole turns a world)
-_SEARCH_RANGES = {"worlds": (1, 1000), "keep": (1, 1000), "depth": (0, 20)}
+_SEARCH_RANGES = {"worlds": (1, 1000), "keep": (1, 1000), "depth": (0, 20), "rollout": (0, 100)}
 
 
 def _search_parse(arg: str, code: str) -> dict:
@@ -203,7 +203,8 @@ def _builtin(kind: str, cls, usage: str | None = None, parse=None) -> AgentCode:
 
 for _spec in (_builtin("random", RandomAgent), _builtin("greedy", GreedyAgent), _builtin("heuristic", HeuristicAgent),
               _builtin("mcts", MCTSAgent, "mcts[:<simulations>]", _mcts_parse),
-              _builtin("search", TurnSearchAgent, "search[:worlds=N,keep=N,depth=N,omniscient=0|1]", _search_parse)):
+              _builtin("search", TurnSearchAgent, "search[:worlds=N,keep=N,depth=N,omniscient=0|1,rollout=N]",
+                       _search_parse)):
     register_agent_code(_spec)
 
 

@@ -17,25 +17,53 @@ and value, and changes how a candidate is judged:
   territory, a card kept for a Command) is seen.  The default is 0: played by the completion policy, the next
   turn judged the candidate worse than the end of its own turn does (docs/agents.md).
 
+* **Play-outs to the end of the game** (``rollout``, off by default).  At the decisions that shape a turn most
+  (the choice of sequence, the Mission card of A1, the die of A2 and the reservation of Sequence B), the
+  ``rollout`` best candidates by the value above are each played to the end of the game in every world, all seats
+  (and Hal) played by the heuristic from there on, and the candidate of best mean final margin (own VP minus the
+  best other score, Hal's in the solo game) is played; ties go to the value's order.  The continuation plans as
+  this agent does: in its own sampled worlds, or on the world itself when ``omniscient``.  Each world's
+  continuation is seeded once for all candidates (common random numbers).
+
 Everything else (the reserve, discards, the owner's activations) is the heuristic's.  The agent never plans on
 the real state: each world is ``blackangel_env.agents.information.determinize`` of it.  ``omniscient=True``
 (agent code ``search:omniscient=1``) plans on a copy of the real state instead, seeing Hal's deck, the decks
 and the dice to come: the upper bound of this search, a reference for how much of its gap to Hal is hidden
-information.  It is not a fair player.
+information.  It is not a fair player.  ``search:omniscient=1,rollout=3`` is the stronger reference: it plays
+each of its three best candidates to the end of the real game, future dice and Hal's cards included, and so
+knows exactly what each leads to if the heuristic plays the rest.
 
 Agent code: ``search`` (the defaults below) or ``search:key=value,...`` with the keys ``worlds``, ``keep``,
-``depth`` and ``omniscient``.
+``depth``, ``omniscient`` and ``rollout``.  Measurements of each option are in ``docs/agents.md``.
 """
 
 from __future__ import annotations
 
-from blackangel_env.state import M_TURNS, State
+from blackangel_env import engine
+from blackangel_env.outcome import margins
+from blackangel_env.state import M_TURNS, PH_A1_CARD, PH_A2_DIE, PH_B_RESERVE, PH_TURN, State
 
 from .heuristic import HeuristicAgent, complete_turn
 
-__all__ = ["TurnSearchAgent", "DEFAULTS"]
+__all__ = ["TurnSearchAgent", "DEFAULTS", "ROLLOUT_PHASES", "play_to_end"]
 
-DEFAULTS = {"worlds": 4, "keep": 3, "depth": 0, "omniscient": False}
+DEFAULTS = {"worlds": 4, "keep": 3, "depth": 0, "omniscient": False, "rollout": 0}
+ROLLOUT_PHASES = frozenset({PH_TURN, PH_A1_CARD, PH_A2_DIE, PH_B_RESERVE})   # where ``rollout`` applies
+MAX_GAME_DECISIONS = 20_000      # safety cap on a play-out to the end of the game
+
+
+def play_to_end(s: State, agent) -> None:
+    """Play ``s`` (in place) to the end of the game, every seat's decisions taken by ``agent.choose``.  A game
+    that does not end within ``MAX_GAME_DECISIONS`` decisions is a bug and raises ``RuntimeError``."""
+    for _ in range(MAX_GAME_DECISIONS):
+        if s.terminal:
+            return
+        legal = engine.legal_actions(s)
+        if not legal:
+            raise RuntimeError(f"the engine offers no legal action in phase {s.phase} of a game that is not over "
+                               "(a rules-engine bug: please report it with the game's seed and actions)")
+        engine.apply_unchecked(s, legal[0] if len(legal) == 1 else agent.choose(s, legal))
+    raise RuntimeError(f"a play-out did not end within {MAX_GAME_DECISIONS} decisions")
 
 
 class TurnSearchAgent(HeuristicAgent):
@@ -43,14 +71,16 @@ class TurnSearchAgent(HeuristicAgent):
     candidates) and ``depth`` further turns (module docstring).  ``omniscient`` plans on the real state."""
 
     def __init__(self, worlds: int = DEFAULTS["worlds"], keep: int = DEFAULTS["keep"], depth: int = DEFAULTS["depth"],
-                 omniscient: bool = DEFAULTS["omniscient"], seed: int | None = None):
-        for name, v, low in (("worlds", worlds, 1), ("keep", keep, 1), ("depth", depth, 0)):
+                 omniscient: bool = DEFAULTS["omniscient"], rollout: int = DEFAULTS["rollout"],
+                 seed: int | None = None):
+        for name, v, low in (("worlds", worlds, 1), ("keep", keep, 1), ("depth", depth, 0), ("rollout", rollout, 0)):
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
         self.worlds = worlds
         self.keep = keep
         self.depth = depth
         self.omniscient = bool(omniscient)
+        self.rollout = rollout
         self._real: State | None = None
         super().__init__(seed)
 
@@ -78,6 +108,8 @@ class TurnSearchAgent(HeuristicAgent):
 
     def _best_candidate(self, s: State, p: int, cands: list[int], turn: int, before: tuple[int, int]) -> int:
         first = [self._candidate_value(s, a, p, turn, before) for a in cands]
+        if self.rollout and s.phase in ROLLOUT_PHASES:
+            return self._rolled_out(s, p, cands, first)
         n_worlds = 1 if self.omniscient else self.worlds
         if n_worlds == 1 or self.keep == 1:
             totals, n = first, 1
@@ -93,3 +125,24 @@ class TurnSearchAgent(HeuristicAgent):
         means = {i: totals[i] / n for i in kept}
         top = max(means.values())
         return self._pick([cands[i] for i in kept if means[i] >= top - 1e-9])
+
+    def _rolled_out(self, s: State, p: int, cands: list[int], first: list[float]) -> int:
+        """The best of the ``rollout`` candidates of highest ``first`` value by mean final margin over the worlds,
+        each candidate played to the end of the game by the heuristic (module docstring)."""
+        order = sorted(range(len(cands)), key=lambda i: -first[i])[:self.rollout]
+        if len(order) == 1:
+            return cands[order[0]]
+        if self.omniscient or self._real is None:
+            worlds = [s]
+        else:
+            worlds = [self._world(self._real, p) for _ in range(self.worlds)]
+        totals = [0] * len(order)
+        for w in worlds:
+            seed = int(self.rng.integers(1 << 62))
+            for j, i in enumerate(order):
+                t = w.copy()
+                engine.apply_unchecked(t, cands[i])
+                play_to_end(t, TurnSearchAgent(worlds=1, omniscient=self.omniscient, seed=seed))
+                totals[j] += margins(t)[p]
+        top = max(totals)
+        return cands[order[totals.index(top)]]
