@@ -8,7 +8,7 @@ import pytest
 from blackangel_env import engine
 from blackangel_env.agents import make_agent, parse_agent_code
 from blackangel_env.agents.codes import split_agent_codes
-from blackangel_env.agents.search import DEFAULTS, TurnSearchAgent
+from blackangel_env.agents.search import ALL_ROLLOUT_PHASES, DEFAULTS, TurnSearchAgent
 
 
 def test_search_codes():
@@ -16,6 +16,7 @@ def test_search_codes():
     assert parse_agent_code("search:worlds=2, depth=1") == ("search", {"worlds": 2, "depth": 1})
     assert parse_agent_code("search:omniscient=1") == ("search", {"omniscient": True})
     assert parse_agent_code("search:omniscient=1,rollout=3") == ("search", {"omniscient": True, "rollout": 3})
+    assert make_agent("search:rollout=2,all_decisions=1", seed=0).rollout_phases == ALL_ROLLOUT_PHASES
     a = make_agent("search:worlds=3,keep=2", seed=1)
     assert isinstance(a, TurnSearchAgent) and (a.worlds, a.keep, a.depth) == (3, 2, DEFAULTS["depth"])
     for bad in ("search:worlds=0", "search:keep=-1", "search:depth=x", "search:omniscient=2", "search:foo=1",

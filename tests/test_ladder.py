@@ -30,7 +30,7 @@ def _ladder():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("code,games", [("random", 3), ("greedy", 2), ("heuristic", 1), ("mcts:2", 1),
-                                        ("search:worlds=2,keep=2", 1)])
+                                        ("search:worlds=2,keep=2", 1), ("search:omniscient=1,rollout=2", 1)])
 def test_the_same_seeds_give_the_same_games_at_every_difficulty(code, games):
     for g in range(games):
         base = play_match([code], g, 7, "standard")

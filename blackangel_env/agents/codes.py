@@ -203,8 +203,8 @@ def _builtin(kind: str, cls, usage: str | None = None, parse=None) -> AgentCode:
 
 for _spec in (_builtin("random", RandomAgent), _builtin("greedy", GreedyAgent), _builtin("heuristic", HeuristicAgent),
               _builtin("mcts", MCTSAgent, "mcts[:<simulations>]", _mcts_parse),
-              _builtin("search", TurnSearchAgent, "search[:worlds=N,keep=N,depth=N,omniscient=0|1,rollout=N]",
-                       _search_parse)):
+              _builtin("search", TurnSearchAgent,
+                       "search[:worlds=N,keep=N,depth=N,omniscient=0|1,rollout=N,all_decisions=0|1]", _search_parse)):
     register_agent_code(_spec)
 
 

@@ -23,7 +23,9 @@ and value, and changes how a candidate is judged:
   (and Hal) played by the heuristic from there on, and the candidate of best mean final margin (own VP minus the
   best other score, Hal's in the solo game) is played; ties go to the value's order.  The continuation plans as
   this agent does: in its own sampled worlds, or on the world itself when ``omniscient``.  Each world's
-  continuation is seeded once for all candidates (common random numbers).
+  continuation is seeded once for all candidates (common random numbers).  ``all_decisions`` extends the
+  play-outs to every decision the heuristic plans (the ship's moves, the tiles, the board actions...), at about
+  three times the cost.
 
 Everything else (the reserve, discards, the owner's activations) is the heuristic's.  The agent never plans on
 the real state: each world is ``blackangel_env.agents.information.determinize`` of it.  ``omniscient=True``
@@ -34,7 +36,7 @@ each of its three best candidates to the end of the real game, future dice and H
 knows exactly what each leads to if the heuristic plays the rest.
 
 Agent code: ``search`` (the defaults below) or ``search:key=value,...`` with the keys ``worlds``, ``keep``,
-``depth``, ``omniscient`` and ``rollout``.  Measurements of each option are in ``docs/agents.md``.
+``depth``, ``omniscient``, ``rollout`` and ``all_decisions``.  Measurements of each option are in ``docs/agents.md``.
 """
 
 from __future__ import annotations
@@ -43,12 +45,13 @@ from blackangel_env import engine
 from blackangel_env.outcome import margins
 from blackangel_env.state import M_TURNS, PH_A1_CARD, PH_A2_DIE, PH_B_RESERVE, PH_TURN, State
 
-from .heuristic import HeuristicAgent, complete_turn
+from .heuristic import PLANNED_PHASES, HeuristicAgent, complete_turn
 
-__all__ = ["TurnSearchAgent", "DEFAULTS", "ROLLOUT_PHASES", "play_to_end"]
+__all__ = ["TurnSearchAgent", "ALL_ROLLOUT_PHASES", "DEFAULTS", "ROLLOUT_PHASES", "play_to_end"]
 
-DEFAULTS = {"worlds": 4, "keep": 3, "depth": 0, "omniscient": False, "rollout": 0}
+DEFAULTS = {"worlds": 4, "keep": 3, "depth": 0, "omniscient": False, "rollout": 0, "all_decisions": False}
 ROLLOUT_PHASES = frozenset({PH_TURN, PH_A1_CARD, PH_A2_DIE, PH_B_RESERVE})   # where ``rollout`` applies
+ALL_ROLLOUT_PHASES = ROLLOUT_PHASES | PLANNED_PHASES                           # with ``all_decisions``
 MAX_GAME_DECISIONS = 20_000      # safety cap on a play-out to the end of the game
 
 
@@ -72,7 +75,7 @@ class TurnSearchAgent(HeuristicAgent):
 
     def __init__(self, worlds: int = DEFAULTS["worlds"], keep: int = DEFAULTS["keep"], depth: int = DEFAULTS["depth"],
                  omniscient: bool = DEFAULTS["omniscient"], rollout: int = DEFAULTS["rollout"],
-                 seed: int | None = None):
+                 all_decisions: bool = DEFAULTS["all_decisions"], seed: int | None = None):
         for name, v, low in (("worlds", worlds, 1), ("keep", keep, 1), ("depth", depth, 0), ("rollout", rollout, 0)):
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
@@ -81,6 +84,7 @@ class TurnSearchAgent(HeuristicAgent):
         self.depth = depth
         self.omniscient = bool(omniscient)
         self.rollout = rollout
+        self.rollout_phases = ALL_ROLLOUT_PHASES if all_decisions else ROLLOUT_PHASES
         self._real: State | None = None
         super().__init__(seed)
 
@@ -108,7 +112,7 @@ class TurnSearchAgent(HeuristicAgent):
 
     def _best_candidate(self, s: State, p: int, cands: list[int], turn: int, before: tuple[int, int]) -> int:
         first = [self._candidate_value(s, a, p, turn, before) for a in cands]
-        if self.rollout and s.phase in ROLLOUT_PHASES:
+        if self.rollout and s.phase in self.rollout_phases:
             return self._rolled_out(s, p, cands, first)
         n_worlds = 1 if self.omniscient else self.worlds
         if n_worlds == 1 or self.keep == 1:
