@@ -25,7 +25,7 @@ and value, and changes how a candidate is judged:
   this agent does: in its own sampled worlds, or on the world itself when ``omniscient``.  Each world's
   continuation is seeded once for all candidates (common random numbers).  ``all_decisions`` extends the
   play-outs to every decision the heuristic plans (the ship's moves, the tiles, the board actions...), at about
-  three times the cost.
+  two and a half times the cost; it did not play better (docs/agents.md).
 
 Everything else (the reserve, discards, the owner's activations) is the heuristic's.  The agent never plans on
 the real state: each world is ``blackangel_env.agents.information.determinize`` of it.  ``omniscient=True``
