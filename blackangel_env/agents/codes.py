@@ -166,7 +166,8 @@ def _mcts_parse(arg: str, code: str) -> dict:
     return {"simulations": n}
 
 
-# search:key=value ranges (worlds and keep: about a play-out per candidate and world; depth: whole turns a world)
+# search:key=value ranges (worlds and keep: about a play-out per candidate and world; depth: whole turns a world;
+# rollout: candidates played to the end of the game at each turn-shaping decision)
 _SEARCH_RANGES = {"worlds": (1, 1000), "keep": (1, 1000), "depth": (0, 20), "rollout": (0, 100)}
 
 

@@ -71,7 +71,8 @@ def play_to_end(s: State, agent) -> None:
 
 class TurnSearchAgent(HeuristicAgent):
     """The heuristic with its turn plans judged over ``worlds`` determinizations (successive halving to ``keep``
-    candidates) and ``depth`` further turns (module docstring).  ``omniscient`` plans on the real state."""
+    candidates) and ``depth`` further turns (module docstring).  ``omniscient`` plans on the real state;
+    ``rollout`` plays that many candidates to the end of the game (``all_decisions``: at every planned decision)."""
 
     def __init__(self, worlds: int = DEFAULTS["worlds"], keep: int = DEFAULTS["keep"], depth: int = DEFAULTS["depth"],
                  omniscient: bool = DEFAULTS["omniscient"], rollout: int = DEFAULTS["rollout"],
