@@ -335,6 +335,10 @@ def _read_record(path: str) -> tuple[GameConfig, int, list[int], dict]:
         raise ValueError(f"{path} is not valid JSON: {e}") from None
     except (ValueError, RecursionError) as e:   # an integer of thousands of digits, arrays nested thousands deep
         raise ValueError(f"{path} is not a game record: {e}") from None
+    if isinstance(d, dict) and d.get("format") == "blackangel_env.state":
+        raise ValueError(f"{path} is not a blackangel_env game record but a saved state (State.save): load it "
+                         "in Python with blackangel_env.State.load; `play --save` writes the records that "
+                         "`replay` and `play --load` read")
     if not isinstance(d, dict) or d.get("format") != GAME_FORMAT:
         raise ValueError(f"{path} is not a blackangel_env game record")
     version = d.get("version", 1)

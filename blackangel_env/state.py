@@ -572,7 +572,12 @@ class State(Registers):
         if not isinstance(d, dict):
             raise StateError(f"saved state must be a JSON object, got {type(d).__name__}")
         if d.get("format") != "blackangel_env.state":
-            raise StateError("not a blackangel_env saved state (field 'format' missing or wrong)")
+            if d.get("format") == "blackangel_env.game":
+                raise StateError("not a blackangel_env saved state but a game record (config, seed and actions, "
+                                 "as `blackangel play --save` writes it): replay it with `blackangel replay FILE`, "
+                                 "or resume it with `blackangel play --load FILE`")
+            raise StateError(f"not a blackangel_env saved state (field 'format' is {d.get('format')!r}, "
+                             "expected 'blackangel_env.state')")
         if type(d.get("version")) is not int or d["version"] != 1:
             raise StateError(f"unsupported saved-state version {d.get('version')!r} (expected 1)")
         missing = {"config", "buffer", "rng"} - set(d)

@@ -203,6 +203,16 @@ def test_load_record_refuses_malformed_files(tmp_path, make):
 
 
 @pytest.mark.parametrize("command", ["replay", "play"])
+def test_a_saved_state_given_as_a_record_says_which_file_it_is(tmp_path, capsys, command):
+    path = tmp_path / "state.json"
+    blackangel_env.new_game(num_players=1, seed=3).save(path)
+    argv = [command, str(path)] if command == "replay" else [command, "--load", str(path)]
+    assert main(argv) == 2
+    err = _one_line_error(capsys.readouterr().err, command)
+    assert "saved state" in err and "State.load" in err
+
+
+@pytest.mark.parametrize("command", ["replay", "play"])
 def test_record_with_missing_components_file(tmp_path, capsys, command):
     path = _record(tmp_path, config={"num_players": 1, "components": str(tmp_path / "nope.yaml")})
     argv = [command, str(path)] if command == "replay" else [command, "--load", str(path)]

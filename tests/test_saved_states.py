@@ -96,6 +96,18 @@ def test_unreadable_files_are_refused(tmp_path):
         State.load(tmp_path)                   # a directory
 
 
+def test_a_game_record_or_another_format_is_named_when_refused(tmp_path):
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "blackangel_env.game", "version": 1, "config": {"num_players": 1}, '
+                      '"seed": 1, "actions": []}')
+    with pytest.raises(StateError, match="game record.*blackangel replay"):
+        State.load(record)
+    with pytest.raises(StateError, match="'format' is 'x', expected 'blackangel_env.state'"):
+        State.from_dict({"format": "x"})
+    with pytest.raises(StateError, match="'format' is None"):
+        State.from_dict({})
+
+
 @pytest.mark.parametrize("where", ["missing", "directory"])
 def test_a_missing_components_file_is_refused(tmp_path, where):
     s = _mid_game(2)
