@@ -1,6 +1,6 @@
 """Checks of command-line values shared by the ``blackangel`` command and the training scripts: a seed, a positive
-or non-negative count, a file name the system can take (``path_problem``) and a file the command will write
-(``output_problem``), all checked before any game is played."""
+or non-negative count, a number of players, a file name the system can take (``path_problem``) and a file the
+command will write (``output_problem``), all checked before any game is played."""
 
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """argparse type of an index: a non-negative integer."""
     return _int_at_least(text, 0, "must be a non-negative integer")
+
+
+def player_count(text: str) -> int:
+    """argparse type of a table size: 1 (solo against Hal) to 4."""
+    value = _int_at_least(text, 1, "num_players must be 1 (solo against Hal) to 4")
+    if value > 4:
+        raise argparse.ArgumentTypeError(f"num_players must be 1 (solo against Hal) to 4, got {text!r}")
+    return value
 
 
 def path_problem(path) -> str | None:

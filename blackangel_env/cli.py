@@ -52,7 +52,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
-from .arguments import output_problem, path_problem, seed as seed_arg
+from .arguments import output_problem, path_problem, player_count, seed as seed_arg
 from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
@@ -653,7 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "board, every move and VP change with its cause, and the final scores.")
     d.add_argument("--config", metavar="FILE",
                    help="a game config YAML (configs/games/*.yaml), in place of --players, --advanced and --hal")
-    d.add_argument("--players", type=int, default=None, help="1 (solo against Hal) to 4; default 3")
+    d.add_argument("--players", type=player_count, default=None, help="1 (solo against Hal) to 4; default 3")
     d.add_argument("--seed", type=seed_arg, default=1, help="game and move seed, a non-negative integer; default 1")
     d.add_argument("--advanced", action="store_true", help="use the advanced rules")
     d.add_argument("--hal", choices=HAL_DIFFICULTIES, default=None,
@@ -691,7 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Play in the terminal against Hal (--players 1) or bots.  Type the number of "
                                     "an action, or help, board, log, save [FILE], quit; Ctrl-C stops and offers "
                                     "to save.")
-    pl.add_argument("--players", type=int, default=None, help="1 (solo against Hal, default) to 4")
+    pl.add_argument("--players", type=player_count, default=None, help="1 (solo against Hal, default) to 4")
     pl.add_argument("--seat", type=int, default=None,
                     help="your seat (0 = first player, the default; --load: the saved game's seat)")
     pl.add_argument("--opponents", default=None, metavar="CODE[,CODE...]",

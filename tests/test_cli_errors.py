@@ -134,6 +134,16 @@ def test_bad_values_exit_2(argv, capsys):
     _one_line_error(capsys.readouterr().err, argv[0])
 
 
+@pytest.mark.parametrize("command", ["demo", "play"])
+@pytest.mark.parametrize("value", ["0", "5", "-1", "two"])
+def test_a_player_count_out_of_1_to_4_names_the_option(command, value, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([command, "--players", value])
+    assert e.value.code == 2
+    err = _one_line_error(capsys.readouterr().err, command)
+    assert "--players" in err and "1 (solo against Hal) to 4" in err and repr(value) in err
+
+
 def test_bench_with_a_tiny_time_measures_at_least_one_game(capsys):
     """``--seconds`` far below one game's time (it raised ZeroDivisionError): each measurement plays at least once."""
     from blackangel_env.bench import main as bench_main
