@@ -41,3 +41,11 @@ def require_extra(extra: str, prog: str) -> None:
     if missing:
         print(f"{prog}: {missing}", file=sys.stderr)
         raise SystemExit(2)
+
+
+def check_extra(extra: str, what: str) -> None:
+    """For library code: raise ModuleNotFoundError ``<what> needs the '<extra>' extra ...`` if ``extra`` is
+    missing (the scripts use ``require_extra``, which prints the same line and exits)."""
+    missing = missing_extra(extra)
+    if missing:
+        raise ModuleNotFoundError(f"{what} {missing}")

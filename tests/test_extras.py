@@ -56,3 +56,27 @@ def test_the_agent_codes_name_the_extra_as_the_commands_do(monkeypatch):
         agent_codes.PRETRAINED.make({}, 0, "pretrained")
     monkeypatch.setitem(sys.modules, "ray", None)
     assert agent_codes.missing_extra("rllib") == missing_extra("rllib")
+
+
+@pytest.mark.parametrize("module, function, extra", [
+    ("blackangel_env.training.sb3_vec_env", None, "train"),
+    ("blackangel_env.training.policies", None, "train"),
+    ("blackangel_env.training.rllib_module", None, "rllib"),
+    ("blackangel_env.training.train_ppo", "train", "train"),
+    ("blackangel_env.training.selfplay", "train", "train"),
+    ("blackangel_env.training.rllib_train", "train", "rllib"),
+])
+def test_library_entry_points_without_their_extra_name_it(module, function, extra, monkeypatch, tmp_path):
+    """From Python (not the scripts): importing a module that needs an extra, or calling a training function,
+    raises ModuleNotFoundError with the install line, before any work (no run directory is made)."""
+    for name in EXTRAS[extra]:
+        monkeypatch.setitem(sys.modules, name, None)
+    if function is None:
+        monkeypatch.delitem(sys.modules, module, raising=False)
+        with pytest.raises(ModuleNotFoundError, match=f"^{module} needs the '{extra}' extra"):
+            importlib.import_module(module)
+    else:
+        train = getattr(importlib.import_module(module), function)
+        with pytest.raises(ModuleNotFoundError, match=f"^{module}.{function} needs the '{extra}' extra"):
+            train("configs/train/ppo_solo_tiny.yaml", [f"run.dir={tmp_path / 'run'}"])
+        assert not (tmp_path / "run").exists()

@@ -33,11 +33,16 @@ from dataclasses import dataclass
 
 import gymnasium as gym
 import numpy as np
-import torch
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from torch import nn
 
-from blackangel_env.encoding import ObsSlice, observation_layout, observation_size
+from blackangel_env.extras import check_extra
+
+check_extra("train", "blackangel_env.training.policies")
+
+import torch  # noqa: E402
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor  # noqa: E402
+from torch import nn  # noqa: E402
+
+from blackangel_env.encoding import ObsSlice, observation_layout, observation_size  # noqa: E402
 
 __all__ = ["EntityExtractor", "EntityGroup", "entity_groups"]
 

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
-from ray.rllib.core.columns import Columns
-from ray.rllib.utils.torch_utils import FLOAT_MIN
+from blackangel_env.extras import check_extra
+
+check_extra("rllib", "blackangel_env.training.rllib_module")
+check_extra("train", "blackangel_env.training.rllib_module")
+
+import torch  # noqa: E402
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule  # noqa: E402
+from ray.rllib.core.columns import Columns  # noqa: E402
+from ray.rllib.utils.torch_utils import FLOAT_MIN  # noqa: E402
 
 __all__ = ["ENV_NAME", "MaskedPPOTorchRLModule", "make_env"]
 

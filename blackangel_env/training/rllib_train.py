@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from blackangel_env.actions import mask_array
+from blackangel_env.extras import check_extra
 from .checkpoints import old_module_names
 from .config import (
     ConfigError, Key, agent_code_list, check_agent_code_list_required, check_model_seed, dump_config, unflatten,
@@ -452,6 +453,8 @@ class RLlibTrainer:
 def train(config: str | Path | None = None, overrides: list[str] = (), resume: str | Path | None = None,
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (iteration, env steps, throughput, evaluations...)."""
+    check_extra("rllib", "blackangel_env.training.rllib_train.train")
+    check_extra("train", "blackangel_env.training.rllib_train.train")
     from .train_ppo import prepare_run
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
     cfg, run_dir, ckpt = prepare_run(args, schema=RLLIB_SCHEMA, latest=latest_rllib_checkpoint,

@@ -20,9 +20,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
-from blackangel_env.config import seed_or_none
+from blackangel_env.extras import check_extra
+
+check_extra("train", "blackangel_env.training.sb3_vec_env")
+
+from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+
+from blackangel_env.config import seed_or_none  # noqa: E402
 from blackangel_env.vector import BlackAngelVectorEnv
 
 __all__ = ["BlackAngelSB3VecEnv"]

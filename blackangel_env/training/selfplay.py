@@ -51,6 +51,7 @@ import numpy as np
 
 from blackangel_env.agents.arena import in_worker, limit_threads, play_batched, safe_start_method, win_stats
 from blackangel_env.arguments import output_problem, path_problem, positive_int, seed as seed_arg
+from blackangel_env.extras import check_extra
 
 from .checkpoints import BEST_MODEL, ModelLoadError, read_meta
 from .config import (PPO_SCHEMA, ConfigError, Key, agent_code_list, check_agent_code_list,
@@ -332,6 +333,7 @@ class SelfPlayTrainer(Trainer):
 def train(config: str | Path | None = None, overrides: list[str] = (), resume: str | Path | None = None,
           progress=print) -> dict[str, Any]:
     """The script as a function: ``train_ppo.train``'s summary dict."""
+    check_extra("train", "blackangel_env.training.selfplay.train")
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
     cfg, run_dir, ckpt = prepare_run(args, schema=SELFPLAY_SCHEMA)
     rollout = cfg["ppo.n_steps"] * cfg["vec_env.n_envs"]

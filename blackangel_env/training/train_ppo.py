@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from blackangel_env.arguments import path_problem
+from blackangel_env.extras import check_extra
 
 from .checkpoints import BEST_MODEL, checkpoint_path, latest_checkpoint, list_checkpoints, load_maskable_ppo, read_meta
 from .config import PPO_SCHEMA, ConfigError, dump_config, load_config, unflatten
@@ -387,6 +388,7 @@ def check_pretrain_dataset(path: str, obs_size: int) -> None:
 def train(config: str | Path | None = None, overrides: list[str] = (), resume: str | Path | None = None,
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (``num_timesteps``, ``steps_per_second``, evaluations...)."""
+    check_extra("train", "blackangel_env.training.train_ppo.train")
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
     cfg, run_dir, ckpt = prepare_run(args)
     # the environment options are checked by building one environment before anything is written
