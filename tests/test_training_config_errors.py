@@ -58,3 +58,26 @@ def test_an_unknown_key_points_to_the_config_that_lists_the_recipes_keys(schema_
     with pytest.raises(ConfigError, match=f"every key is listed in configs/train/{listing}"):
         validate({"foo.bar": 1}, schema)
     assert (Path(__file__).resolve().parents[1] / "configs" / "train" / listing).is_file()
+
+
+@pytest.mark.parametrize("schema_name, key, bad, good", [
+    ("PPO_SCHEMA", "run.torch_threads", 10**20, 4),            # torch.set_num_threads overflowed after the run dir
+    ("PPO_SCHEMA", "pretrain.workers", 10_000, 2),
+    ("SELFPLAY_SCHEMA", "run.torch_threads", 1025, 0),
+    ("RLLIB_SCHEMA", "run.torch_threads", -1, 1024),
+    ("RLLIB_SCHEMA", "env_runners.num_env_runners", 257, 256),
+])
+def test_thread_and_process_counts_are_bounded(schema_name, key, bad, good):
+    """Counts of threads and processes far past any machine are refused when the config is read, naming the key
+    and the range, before a run directory is made."""
+    import importlib
+    from blackangel_env.training.config import load_config
+    module = {"PPO_SCHEMA": "blackangel_env.training.config", "SELFPLAY_SCHEMA": "blackangel_env.training.selfplay",
+              "RLLIB_SCHEMA": "blackangel_env.training.rllib_train"}[schema_name]
+    try:
+        schema = getattr(importlib.import_module(module), schema_name)
+    except ImportError:
+        pytest.skip(f"{module} needs an extra that is not installed")
+    with pytest.raises(ConfigError, match=rf"'{key}' must lie in \[\d+, \d+\], got {bad}"):
+        load_config(None, [f"{key}={bad}"], schema=schema)
+    assert load_config(None, [f"{key}={good}"], schema=schema)[key] == good

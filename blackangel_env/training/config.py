@@ -66,6 +66,15 @@ def _at_least(n):
     return lambda v: None if v >= n else f"must be >= {n}"
 
 
+def between(low, high):
+    """A check: the value lies in [low, high] (threads, processes: a bound far above any machine's)."""
+    return lambda v: None if low <= v <= high else f"must lie in [{low}, {high}]"
+
+
+MAX_THREADS = 1024        # run.torch_threads
+MAX_PROCESSES = 256       # worker processes (as blackangel eval --workers)
+
+
 def _agent_code(v):
     try:
         parse_agent_code(v)
@@ -110,7 +119,7 @@ PPO_SCHEMA: dict[str, Key] = {
                                check=_positive),
     "run.device": Key(str, "cpu", "torch device", choices=("cpu", "cuda", "auto")),
     "run.torch_threads": Key(int, 1, "torch.set_num_threads in the learner process (0 = torch's default)",
-                             check=_non_negative),
+                             check=between(0, MAX_THREADS)),
     # -- environment (BlackAngelSolo-v0 keyword arguments) --------------------------------------------------
     "env.hal_difficulty": Key(str, "standard", "Hal's starting VP: easy 0, standard 5, difficult 10, extreme 15",
                               choices=("easy", "standard", "difficult", "extreme")),
@@ -182,7 +191,7 @@ PPO_SCHEMA: dict[str, Key] = {
     "pretrain.seed": Key(int, 2_000_000, "expert game i is seeded pretrain.seed + i (also the held-out split)",
                          check=_non_negative),
     "pretrain.workers": Key(int, 1, "worker processes collecting the games (the data do not depend on it)",
-                            check=_positive),
+                            check=between(1, MAX_PROCESSES)),
     "pretrain.dataset": Key(str, None, "an existing dataset .npz (python -m blackangel_env.training.imitation --out) "
                             "to use instead of collecting (null = collect into RUN_DIR/pretrain/dataset.npz)",
                             nullable=True),

@@ -46,7 +46,8 @@ from blackangel_env.actions import mask_array
 from blackangel_env.extras import check_extra
 from .checkpoints import old_module_names
 from .config import (
-    ConfigError, Key, agent_code_list, check_agent_code_list_required, check_model_seed, dump_config, unflatten,
+    MAX_PROCESSES, MAX_THREADS, ConfigError, Key, agent_code_list, between, check_agent_code_list_required,
+    check_model_seed, dump_config, unflatten,
 )
 from .selfplay import append_csv, eval_row, evaluate_tables
 
@@ -80,7 +81,7 @@ RLLIB_SCHEMA: dict[str, Key] = {
                           "ppo.train_batch_size_per_learner env steps per learner and trains on them)",
                           check=_positive),
     "run.torch_threads": Key(int, 1, "torch.set_num_threads in the driver (its local learner and env runner); "
-                             "0 = torch's default", check=_non_negative),
+                             "0 = torch's default", check=between(0, MAX_THREADS)),
     "run.checkpoint_freq": Key(int, 10, "save a checkpoint every this many iterations (and at the end)",
                                check=_positive),
     "run.checkpoint_keep": Key(int, 3, "checkpoints kept, oldest deleted first (0 = keep all)",
@@ -99,7 +100,7 @@ RLLIB_SCHEMA: dict[str, Key] = {
     "multi_agent.policies": Key(str, "shared", "shared = one policy for every seat (self-play by parameter "
                                 "sharing); per_seat = one policy per seat", choices=("shared", "per_seat")),
     "env_runners.num_env_runners": Key(int, 0, "remote sampling actors (0 = sample in the driver)",
-                                       check=_non_negative),
+                                       check=between(0, MAX_PROCESSES)),
     "env_runners.num_envs_per_env_runner": Key(int, 1, "environments stepped together by each runner",
                                                check=_positive),
     "env_runners.rollout_fragment_length": Key(int, 256, "env steps per sample call of a runner", check=_positive),
