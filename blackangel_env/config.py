@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -58,6 +59,8 @@ class GameConfig:
     def from_yaml(cls, path: str) -> "GameConfig":
         """Read options from a YAML file (e.g. ``configs/games/solo_standard.yaml``)."""
         import yaml
+        if not isinstance(path, (str, os.PathLike)):       # open() would take an int as a file descriptor
+            raise TypeError(f"GameConfig.from_yaml: path must be a str or os.PathLike, not {type(path).__name__}")
         try:
             with open(path, encoding="utf-8") as f:
                 d = yaml.safe_load(f)

@@ -6,6 +6,7 @@ episode truncated before any legal step)."""
 from __future__ import annotations
 
 import json
+import os
 import warnings
 
 import gymnasium as gym
@@ -349,6 +350,15 @@ def test_a_game_config_file_that_is_not_utf8_is_a_config_error_naming_it(tmp_pat
     path.write_bytes(b"\xff\xfe: 1")
     with pytest.raises(ConfigError, match="c.yaml is not UTF-8"):
         GameConfig.from_yaml(str(path))
+
+
+@pytest.mark.parametrize("path", [0, 3, None, 2.5])
+def test_game_config_from_yaml_takes_a_path_not_a_file_descriptor(path):
+    """open() would read an int as a file descriptor (0: standard input) and then close it."""
+    with pytest.raises(TypeError, match="path must be a str or os.PathLike"):
+        GameConfig.from_yaml(path)
+    if path == 0:
+        os.fstat(0)                            # standard input still open
 
 
 # -- input checks of the views, the value, the agent codes and the output-file probe ---------------------------------
