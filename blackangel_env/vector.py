@@ -241,7 +241,12 @@ class BlackAngelVectorEnv(VectorEnv):
             arr = actions
         elif isinstance(actions, Sequence) and not isinstance(actions, (str, bytes)) \
                 and all(type(a) is int or isinstance(a, np.integer) for a in actions):
-            arr = np.asarray(actions, dtype=np.int64)
+            try:
+                arr = np.asarray(actions, dtype=np.int64)
+            except OverflowError:                       # an id past int64: outside the space like any other
+                bad = [i for i, a in enumerate(actions) if not 0 <= int(a) < A.NUM_ACTIONS]
+                raise IllegalActionError(f"actions {[int(actions[i]) for i in bad]} (games {bad}) are outside the "
+                                         f"action space Discrete({A.NUM_ACTIONS})"[:300]) from None
         else:
             raise IllegalActionError(f"actions must be an integer array of shape ({n},), got "
                                      f"{type(actions).__name__} {actions!r}"[:300])

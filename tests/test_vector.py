@@ -319,7 +319,8 @@ def test_bad_inputs_are_refused_and_change_nothing():
     twin.reset(seed=1)
     good = _masked_actions(info["action_mask"], np.random.default_rng(0))
     bad = [good[:1], good.reshape(2, 1), good.astype(np.float64), good.astype(bool), np.array([good[0], 882]),
-           np.array([-1, good[1]]), "ab", 3, [1.0, 2.0], [True, False], None]
+           np.array([-1, good[1]]), "ab", 3, [1.0, 2.0], [True, False], None,
+           [int(good[0]), 2**70], [int(good[0]), np.uint64(2**64 - 1)], np.array([good[0], 2**64 - 1], np.uint64)]
     for actions in bad:
         with pytest.raises(IllegalActionError, match="action"):
             envs.step(actions)
