@@ -44,6 +44,14 @@ def player_count(text: str) -> int:
     return value
 
 
+def file_name(text: str) -> str:
+    """argparse type of a file name: any text but the empty string (which names no file; an option given an
+    empty name would otherwise be taken as not given)."""
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    return text
+
+
 def path_problem(path) -> str | None:
     """Why ``path`` cannot name a file on this system at all, or None: a NUL byte in it, a name too long, a
     component that cannot be searched (what probing it with ``os.stat`` raises, other than "no such file" and "not

@@ -52,7 +52,7 @@ import numpy as np
 from . import engine
 from .config import ConfigError, GameConfig
 from .constants import HAL_DIFFICULTIES
-from .arguments import output_problem, path_problem, player_count, seed as seed_arg
+from .arguments import file_name, output_problem, path_problem, player_count, seed as seed_arg
 from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
@@ -651,7 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="play a complete seeded game with random legal moves, printing the board",
                        description="Play a complete seeded game with uniformly random legal moves, printing the "
                                    "board, every move and VP change with its cause, and the final scores.")
-    d.add_argument("--config", metavar="FILE",
+    d.add_argument("--config", metavar="FILE", type=file_name,
                    help="a game config YAML (configs/games/*.yaml), in place of --players, --advanced and --hal")
     d.add_argument("--players", type=player_count, default=None, help="1 (solo against Hal) to 4; default 3")
     d.add_argument("--seed", type=seed_arg, default=1, help="game and move seed, a non-negative integer; default 1")
@@ -682,8 +682,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=seed_arg, required=True,
                    help="base seed, a non-negative integer (game g is seeded from (seed, g))")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
-    e.add_argument("--json", metavar="FILE", help="write the per-agent results as JSON")
-    e.add_argument("--plot", metavar="FILE",
+    e.add_argument("--json", metavar="FILE", type=file_name, help="write the per-agent results as JSON")
+    e.add_argument("--plot", metavar="FILE", type=file_name,
                    help="save a histogram of the final VP per agent (needs the plot extra: matplotlib)")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.set_defaults(func=_eval)
@@ -701,15 +701,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Hal's difficulty (solo games only; default standard)")
     pl.add_argument("--advanced", action="store_true", default=None, help="use the advanced rules")
     pl.add_argument("--seed", type=seed_arg, default=None, help="game seed, a non-negative integer; default 0")
-    pl.add_argument("--save", metavar="FILE", help="write the game record here after every decision")
-    pl.add_argument("--load", metavar="FILE",
+    pl.add_argument("--save", metavar="FILE", type=file_name, help="write the game record here after every decision")
+    pl.add_argument("--load", metavar="FILE", type=file_name,
                     help="resume a saved game record (its own players, rules and seed, and the seat and "
                          "opponents it was played with) and keep saving to it")
     pl.set_defaults(func=_play)
     r = sub.add_parser("replay", help="step through a saved game record",
                        description="Print each decision of a saved game record (blackangel play --save) "
                                    "and the board.")
-    r.add_argument("file", help="the game record (JSON) to replay")
+    r.add_argument("file", type=file_name, help="the game record (JSON) to replay")
     r.add_argument("--viewer", type=int, default=None, metavar="SEAT",
                    help="draw the board from this seat's view (default: every hand shown)")
     r.add_argument("--step", action="store_true",

@@ -144,6 +144,22 @@ def test_a_player_count_out_of_1_to_4_names_the_option(command, value, capsys):
     assert "--players" in err and "1 (solo against Hal) to 4" in err and repr(value) in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["demo", "--config", ""],
+    ["eval", "--players", "random", "--games", "1", "--seed", "1", "--json", ""],
+    ["eval", "--players", "random", "--games", "1", "--seed", "1", "--plot", ""],
+    ["play", "--save", ""],
+    ["play", "--load", ""],
+    ["replay", ""],
+])
+def test_an_empty_file_name_is_refused_not_taken_as_no_file(argv, capsys):
+    """``--config ''`` played the default game, ``--json ''`` and ``--plot ''`` wrote nothing and exited 0."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "the file name is empty" in _one_line_error(capsys.readouterr().err, argv[0])
+
+
 def test_bench_with_a_tiny_time_measures_at_least_one_game(capsys):
     """``--seconds`` far below one game's time (it raised ZeroDivisionError): each measurement plays at least once."""
     from blackangel_env.bench import main as bench_main
