@@ -418,7 +418,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _observation(self, agent: str) -> dict[str, np.ndarray]:
         """``observe`` without the copies: the arrays kept for this step, which the caller must not change."""
-        hit = self._obs_cache.get(agent)
+        hit = self._obs_cache.get(agent) if isinstance(agent, str) else None
         if hit is not None and hit[0] == self._version:
             return hit[1]
         s = self._state

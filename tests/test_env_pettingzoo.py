@@ -397,7 +397,7 @@ def test_an_unknown_agent_is_named_with_the_valid_ones(maker):
     e = maker(num_players=2)
     e.reset(seed=0)
     for call in (lambda: e.observe("player_9"), lambda: e.observe("zzz"), lambda: e.observation_space("x"),
-                 lambda: e.action_space("x")):
+                 lambda: e.action_space("x"), lambda: e.observe(["x"]), lambda: e.observe(0)):   # unhashable, int
         with pytest.raises(UnknownAgentError, match="unknown agent .*; the agents of this 2-player environment are "
                                                     "player_0, player_1") as info:
             call()
