@@ -438,6 +438,19 @@ def test_make_agent_refuses_a_seed_that_is_not_one(seed):
     make_agent("random", seed=np.int64(3))
 
 
+@pytest.mark.parametrize("code", ["random", "greedy", "heuristic", "search", "mcts:2"])
+@pytest.mark.parametrize("seed", [True, -1, 1.5, "3"])
+def test_an_agents_reset_refuses_a_seed_that_is_not_one(code, seed):
+    """``reset(-1)`` failed with numpy's bare message; the generator is kept when the seed is refused."""
+    from blackangel_env.agents import make_agent
+    agent = make_agent(code, seed=5)
+    before = agent.rng.bit_generator.state
+    with pytest.raises(ValueError, match=r"\.reset: seed must be a non-negative integer or None"):
+        agent.reset(seed)
+    assert agent.rng.bit_generator.state == before
+    agent.reset(np.int64(2))
+
+
 def test_mcts_simulations_have_an_upper_bound():
     from blackangel_env.agents import make_agent, parse_agent_code
     from blackangel_env.agents.codes import MAX_SIMULATIONS

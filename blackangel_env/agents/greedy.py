@@ -17,6 +17,7 @@ import numpy as np
 
 from blackangel_env import actions as A
 from blackangel_env import engine
+from blackangel_env.config import seed_or_none
 from blackangel_env.state import State
 
 from .information import determinize
@@ -67,10 +68,10 @@ class SearchAgent:
     the greedy choice among them)."""
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_or_none(f"{type(self).__name__}: seed", seed))
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_or_none(f"{type(self).__name__}.reset: seed", seed))
 
     def act(self, observation, action_mask, state: State | None = None) -> int:
         s = _require_state(self, state)

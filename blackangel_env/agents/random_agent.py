@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from blackangel_env.actions import mask_array
+from blackangel_env.config import seed_or_none
 
 
 class RandomAgent:
@@ -17,10 +18,10 @@ class RandomAgent:
     """
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_or_none(f"{type(self).__name__}: seed", seed))
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_or_none(f"{type(self).__name__}.reset: seed", seed))
 
     def act(self, observation, action_mask, state=None) -> int:
         legal = np.flatnonzero(mask_array(action_mask, type(self).__name__))

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from blackangel_env.actions import mask_array
+from blackangel_env.config import seed_or_none
 
 __all__ = ["PolicyAgent"]
 
@@ -36,6 +37,7 @@ class PolicyAgent:
     def reset(self, seed: int | None = None) -> None:
         """Reseed a stochastic policy's sampling (torch's global generator, which SB3 samples from); a greedy
         policy ignores it."""
+        seed = seed_or_none(f"{type(self).__name__}.reset: seed", seed)
         if seed is not None and not self.deterministic:
             import torch
             torch.manual_seed(int(seed))
