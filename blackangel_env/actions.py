@@ -165,9 +165,16 @@ def table_rows() -> list[tuple[str, int, int, str]]:
 
 def mask_array(action_mask, who: str) -> np.ndarray:
     """``action_mask`` as a numpy array, checked to hold one entry per action id (the agents' and policies'
-    ``act(observation, action_mask, state)``); ValueError naming ``who`` for any other shape."""
+    ``act(observation, action_mask, state)``), each 0 or 1 (bools, integers or floats); ValueError naming ``who``
+    for any other shape or entry."""
     mask = np.asarray(action_mask)
     if mask.shape != (NUM_ACTIONS,):
         raise ValueError(f"{who}: the action mask must have one entry per action id, shape ({NUM_ACTIONS},), "
                          f"got shape {mask.shape}")
+    if mask.dtype != np.bool_:
+        if mask.dtype.kind not in "iuf":
+            raise ValueError(f"{who}: the action mask must hold bools or numbers 0 and 1, got dtype {mask.dtype}")
+        if not ((mask == 0) | (mask == 1)).all():
+            bad = mask[(mask != 0) & (mask != 1)][:3].tolist()
+            raise ValueError(f"{who}: the action mask must hold only 0 and 1, got {bad}")
     return mask

@@ -43,7 +43,9 @@ class GameConfig:
             raise ConfigError(f"num_players must be 1..4 (1 = solo against Hal), got {self.num_players}")
         if not isinstance(self.advanced, bool):
             raise ConfigError(f"advanced must be True or False, got {self.advanced!r}")
-        if self.hal_difficulty not in HAL_DIFFICULTIES:
+        if isinstance(self.hal_difficulty, np.str_):
+            object.__setattr__(self, "hal_difficulty", str(self.hal_difficulty))
+        if not isinstance(self.hal_difficulty, str) or self.hal_difficulty not in HAL_DIFFICULTIES:
             raise ConfigError(f"hal_difficulty must be one of {HAL_DIFFICULTIES}, got {self.hal_difficulty!r}")
         if self.components is not None and (not isinstance(self.components, str) or not self.components):
             raise ConfigError(f"components must be a path string or None, got {self.components!r}")

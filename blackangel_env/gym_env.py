@@ -111,7 +111,10 @@ def _as_callable(policy: Any) -> Callable[[np.ndarray, np.ndarray, State], int]:
         return policy.act
     if callable(policy):
         return policy
-    raise TypeError(f"an opponent policy must be callable or have an act() method, got {type(policy).__name__}")
+    hint = (f" (for the agent code {policy!r}, pass blackangel_env.agents.make_agent({policy!r}))"
+            if isinstance(policy, str) else "")
+    raise TypeError(f"an opponent policy must be callable or have an act() method, got {type(policy).__name__}"
+                    f"{hint}")
 
 
 # Standard Gymnasium render modes this environment does not draw: accepted with a warning (module docstring)
@@ -152,6 +155,9 @@ class BlackAngelSingleAgentEnv(gym.Env):
                              f"(or a standard mode it cannot draw: {UNSUPPORTED_RENDER_MODES}), got {render_mode!r}")
         self.render_mode = render_mode
         self._opponents = self._normalise_opponents(opponents, num_players)
+        for pol in self._opponents.values():       # refused here rather than at the first reset
+            if pol is not None:
+                _as_callable(pol)
         self._has_policies = any(pol is not None for pol in self._opponents.values())
         high = observation_high(self._comp)
         self.observation_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)

@@ -526,6 +526,36 @@ def test_random_agents_refuse_a_mask_that_is_not_one_entry_per_action_id():
                 agent.act(None, bad)
 
 
+@pytest.mark.parametrize("bad, words", [
+    (np.full(882, 2), "only 0 and 1"), (-np.ones(882), "only 0 and 1"), (np.full(882, 0.5), "only 0 and 1"),
+    (np.array(["1"] * 882), "bools or numbers"),
+])
+def test_agents_refuse_a_mask_whose_entries_are_not_0_or_1(bad, words):
+    """A mask of -1s, 2s or strings was read as "allowed" by the random agent, which could play an illegal id."""
+    from blackangel_env.agents import make_agent
+    from blackangel_env.gym_env import RandomPolicy
+    for agent in (make_agent("random", seed=1), RandomPolicy(seed=1)):
+        with pytest.raises(ValueError, match=words):
+            agent.act(None, bad)
+        assert agent.act(None, np.ones(882, dtype=np.float32)) in range(882)
+
+
+def test_hal_difficulty_that_is_not_a_string_is_a_config_error():
+    with pytest.raises(ConfigError, match="hal_difficulty must be one of"):
+        GameConfig(num_players=1, hal_difficulty=np.array(["easy", "x"]))
+    assert GameConfig(num_players=1, hal_difficulty=np.str_("easy")).hal_difficulty == "easy"
+    assert type(GameConfig(num_players=1, hal_difficulty=np.str_("easy")).hal_difficulty) is str
+
+
+def test_an_opponent_that_is_not_a_policy_is_refused_when_the_env_is_built():
+    """``opponents=5`` built an environment that failed only at ``reset``; an agent code names make_agent."""
+    from blackangel_env.gym_env import BlackAngelSingleAgentEnv
+    with pytest.raises(TypeError, match="must be callable or have an act"):
+        BlackAngelSingleAgentEnv(num_players=2, opponents=5)
+    with pytest.raises(TypeError, match=r"make_agent\('heuristic'\)"):
+        BlackAngelSingleAgentEnv(num_players=3, opponents=["heuristic", None])
+
+
 def test_a_component_error_shows_a_bounded_part_of_the_value(tmp_path):
     """A component file whose whole text is one YAML string (a wrong path in a saved config) is refused with a
     message of bounded length, not the file's text in full."""
