@@ -43,18 +43,23 @@ def test_a_section_given_a_value_is_named_as_a_section(tmp_path):
         load_config(path)
 
 
+def _schema(schema_name):
+    """A recipe's schema by name; the test is skipped where its module needs an extra that is not installed."""
+    import importlib
+    module = {"PPO_SCHEMA": "blackangel_env.training.config", "SELFPLAY_SCHEMA": "blackangel_env.training.selfplay",
+              "RLLIB_SCHEMA": "blackangel_env.training.rllib_train"}[schema_name]
+    try:
+        return getattr(importlib.import_module(module), schema_name)
+    except ImportError:
+        pytest.skip(f"{module} needs an extra that is not installed")
+
+
 @pytest.mark.parametrize("schema_name, listing", [("PPO_SCHEMA", "ppo_solo.yaml"), ("SELFPLAY_SCHEMA", "selfplay_3p.yaml"),
                                                   ("RLLIB_SCHEMA", "rllib_3p.yaml")])
 def test_an_unknown_key_points_to_the_config_that_lists_the_recipes_keys(schema_name, listing):
     """The selfplay and RLlib recipes' unknown keys named ppo_solo.yaml, which holds neither's sections."""
-    import importlib
     from blackangel_env.training.config import ConfigError, validate
-    module = {"PPO_SCHEMA": "blackangel_env.training.config", "SELFPLAY_SCHEMA": "blackangel_env.training.selfplay",
-              "RLLIB_SCHEMA": "blackangel_env.training.rllib_train"}[schema_name]
-    try:
-        schema = getattr(importlib.import_module(module), schema_name)
-    except ImportError:
-        pytest.skip(f"{module} needs an extra that is not installed")
+    schema = _schema(schema_name)
     with pytest.raises(ConfigError, match=f"every key is listed in configs/train/{listing}"):
         validate({"foo.bar": 1}, schema)
     assert (Path(__file__).resolve().parents[1] / "configs" / "train" / listing).is_file()
@@ -70,14 +75,8 @@ def test_an_unknown_key_points_to_the_config_that_lists_the_recipes_keys(schema_
 def test_thread_and_process_counts_are_bounded(schema_name, key, bad, good):
     """Counts of threads and processes far past any machine are refused when the config is read, naming the key
     and the range, before a run directory is made."""
-    import importlib
     from blackangel_env.training.config import load_config
-    module = {"PPO_SCHEMA": "blackangel_env.training.config", "SELFPLAY_SCHEMA": "blackangel_env.training.selfplay",
-              "RLLIB_SCHEMA": "blackangel_env.training.rllib_train"}[schema_name]
-    try:
-        schema = getattr(importlib.import_module(module), schema_name)
-    except ImportError:
-        pytest.skip(f"{module} needs an extra that is not installed")
+    schema = _schema(schema_name)
     with pytest.raises(ConfigError, match=rf"'{key}' must lie in \[\d+, \d+\], got {bad}"):
         load_config(None, [f"{key}={bad}"], schema=schema)
     assert load_config(None, [f"{key}={good}"], schema=schema)[key] == good
