@@ -15,7 +15,7 @@ TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"    # PyTorch's wheel in
 
 EXTRAS: dict[str, tuple[str, ...]] = {   # extra -> the modules it installs that the code imports
     "train": ("torch", "stable_baselines3", "sb3_contrib"),
-    "rllib": ("ray",),
+    "rllib": ("ray", "torch"),
     "plot": ("matplotlib",),
 }
 

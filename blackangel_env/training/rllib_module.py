@@ -18,7 +18,6 @@ from typing import Any
 from blackangel_env.extras import check_extra
 
 check_extra("rllib", "blackangel_env.training.rllib_module")
-check_extra("train", "blackangel_env.training.rllib_module")
 
 import torch  # noqa: E402
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule  # noqa: E402

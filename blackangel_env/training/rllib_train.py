@@ -455,7 +455,6 @@ def train(config: str | Path | None = None, overrides: list[str] = (), resume: s
           progress=print) -> dict[str, Any]:
     """The script as a function: a summary dict (iteration, env steps, throughput, evaluations...)."""
     check_extra("rllib", "blackangel_env.training.rllib_train.train")
-    check_extra("train", "blackangel_env.training.rllib_train.train")
     from .train_ppo import prepare_run
     args = argparse.Namespace(config=config, set=list(overrides), resume=resume)
     cfg, run_dir, ckpt = prepare_run(args, schema=RLLIB_SCHEMA, latest=latest_rllib_checkpoint,
