@@ -37,6 +37,7 @@ from typing import Any, Iterable
 import yaml
 
 from . import constants as C
+from .files import DuplicateKeyError, load_yaml
 
 __all__ = [
     "ComponentError",
@@ -161,28 +162,6 @@ class Components:
     def assumed(self) -> tuple[str, ...]:
         """Keys of every entry or field group marked ``source: assumed``."""
         return tuple(k for k, v in self.source.items() if v == "assumed")
-
-
-# ----------------------------------------------------------------------------------------------------
-# YAML reading (rejects duplicate keys, which safe_load would silently merge)
-
-
-class _StrictLoader(yaml.SafeLoader):
-    pass
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: dict[Any, Any] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            mark = key_node.start_mark
-            raise ComponentError(f"duplicate key {key!r} at line {mark.line + 1}, column {mark.column + 1}")
-        seen[key] = True
-    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -697,8 +676,8 @@ def load_components(path: str | os.PathLike | None = None) -> Components:
     except UnicodeDecodeError as exc:
         raise ComponentError(f"component file {p} is not UTF-8 text: {exc}") from None
     try:
-        raw = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except ComponentError as exc:
+        raw = load_yaml(text)
+    except DuplicateKeyError as exc:
         raise ComponentError(f"{p}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ComponentError(f"{p}: not valid YAML: {exc}") from None

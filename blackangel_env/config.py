@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .constants import HAL_DIFFICULTIES
+from .files import load_yaml
 
 
 class ConfigError(ValueError):
@@ -65,7 +66,7 @@ class GameConfig:
             raise TypeError(f"GameConfig.from_yaml: path must be a str or os.PathLike, not {type(path).__name__}")
         try:
             with open(path, encoding="utf-8") as f:
-                d = yaml.safe_load(f)
+                d = load_yaml(f)
         except OSError as e:
             raise ConfigError(f"cannot read game config {path}: {e}") from None
         except UnicodeDecodeError as e:

@@ -1,4 +1,6 @@
-"""Writing a file whole: ``write_replacing(path, text)`` (``State.save`` and the ``play`` command's game records)."""
+"""Files: writing one whole, ``write_replacing(path, text)`` (``State.save`` and the ``play`` command's game
+records), and reading YAML strictly, ``load_yaml(text_or_stream)`` (the component file, game and training configs).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +8,41 @@ import os
 import secrets
 import shutil
 from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class DuplicateKeyError(yaml.YAMLError):
+    """A mapping of a YAML document names one key twice (``yaml.safe_load`` keeps the last value silently)."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            duplicate = key in seen
+            seen.add(key)
+        except TypeError:                  # an unhashable key: SafeLoader's own error follows
+            duplicate = False
+        if duplicate:
+            mark = key_node.start_mark
+            raise DuplicateKeyError(f"duplicate key {key!r} at line {mark.line + 1}, column {mark.column + 1}")
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_yaml(source: Any) -> Any:
+    """``yaml.safe_load`` that refuses a key given twice in one mapping (``DuplicateKeyError``, a
+    ``yaml.YAMLError``)."""
+    return yaml.load(source, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def write_replacing(path: str | os.PathLike, text: str) -> None:

@@ -352,6 +352,13 @@ def test_a_game_config_file_that_is_not_utf8_is_a_config_error_naming_it(tmp_pat
         GameConfig.from_yaml(str(path))
 
 
+def test_game_config_yaml_with_a_key_given_twice_is_refused(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("num_players: 1\nhal_difficulty: easy\nhal_difficulty: extreme\n")
+    with pytest.raises(ConfigError, match="c.yaml is not valid YAML: duplicate key 'hal_difficulty' at line 3"):
+        GameConfig.from_yaml(str(path))
+
+
 @pytest.mark.parametrize("path", [0, 3, None, 2.5])
 def test_game_config_from_yaml_takes_a_path_not_a_file_descriptor(path):
     """open() would read an int as a file descriptor (0: standard input) and then close it."""
@@ -449,6 +456,16 @@ def test_an_agents_reset_refuses_a_seed_that_is_not_one(code, seed):
         agent.reset(seed)
     assert agent.rng.bit_generator.state == before
     agent.reset(np.int64(2))
+
+
+@pytest.mark.parametrize("code", ["mcts:1_0", "mcts:+5", "mcts:\u0661", "search:worlds=1_0", "search:keep=+2",
+                                  "search:worlds=\u0661"])
+def test_agent_code_numbers_are_ascii_digits(code):
+    """``int`` took ``1_0`` as 10 and an Arabic-Indic digit as 1."""
+    from blackangel_env.agents import parse_agent_code
+    with pytest.raises(ValueError, match="integer from"):
+        parse_agent_code(code)
+    assert parse_agent_code("mcts: 12 ")[1] == {"simulations": 12}
 
 
 def test_mcts_simulations_have_an_upper_bound():

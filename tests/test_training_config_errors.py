@@ -16,6 +16,8 @@ from blackangel_env.training.config import ConfigError, read_yaml
     (b"run: [", "not valid YAML"),
     (b"", "is empty"),                       # an empty file would train on every default for an hour
     (b"# only a comment\n", "is empty"),
+    (b"ppo:\n  n_steps: 64\n  n_steps: 128\n", "duplicate key 'n_steps' at line 3"),   # the last one won
+    (b"run:\n  seed: 1\nrun:\n  seed: 2\n", "duplicate key 'run' at line 3"),
 ])
 def test_read_yaml_refuses_with_one_line(tmp_path, content, words):
     path = tmp_path
@@ -80,3 +82,12 @@ def test_thread_and_process_counts_are_bounded(schema_name, key, bad, good):
     with pytest.raises(ConfigError, match=rf"'{key}' must lie in \[\d+, \d+\], got {bad}"):
         load_config(None, [f"{key}={bad}"], schema=schema)
     assert load_config(None, [f"{key}={good}"], schema=schema)[key] == good
+
+
+@pytest.mark.parametrize("schema_name", ["PPO_SCHEMA", "SELFPLAY_SCHEMA", "RLLIB_SCHEMA"])
+@pytest.mark.parametrize("value", ["''", "'   '"])
+def test_an_empty_run_dir_is_refused(schema_name, value):
+    """An empty ``run.dir`` would have put the run in the current folder."""
+    from blackangel_env.training.config import load_config
+    with pytest.raises(ConfigError, match="'run.dir' must name a folder"):
+        load_config(None, [f"run.dir={value}"], schema=_schema(schema_name))

@@ -154,13 +154,17 @@ def make_agent(code: str, seed: int | None = None):
 
 MAX_SIMULATIONS = 100_000      # mcts:<simulations> at most (about a millisecond each: minutes a decision at the top)
 
+def _digits(text: str, otherwise: int) -> int:
+    """``text`` (spaces around it allowed) as a number written in ASCII digits only, else ``otherwise``: not
+    ``int``'s wider syntax (``1_0``, a sign, other scripts' digits)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else otherwise
+
+
 def _mcts_parse(arg: str, code: str) -> dict:
     if not arg:
         return {"simulations": 100}              # "mcts" alone
-    try:
-        n = int(arg)
-    except ValueError:
-        n = 0
+    n = _digits(arg, 0)
     if not 1 <= n <= MAX_SIMULATIONS:
         raise ValueError(f"agent code {code!r}: mcts:<simulations> needs an integer from 1 to {MAX_SIMULATIONS}")
     return {"simulations": n}
@@ -187,10 +191,7 @@ def _search_parse(arg: str, code: str) -> dict:
                 raise ValueError(f"agent code {code!r}: {key} must be 0 or 1, got {value!r}")
             opts[key] = value.lower() in ("1", "true")
             continue
-        try:
-            n = int(value)
-        except ValueError:
-            n = -1
+        n = _digits(value, -1)
         low, high = _SEARCH_RANGES[key]
         if not low <= n <= high:
             raise ValueError(f"agent code {code!r}: {key} must be an integer from {low} to {high}, got {value!r}")

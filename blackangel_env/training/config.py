@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from blackangel_env.agents import parse_agent_code
+from blackangel_env.files import DuplicateKeyError, load_yaml
 from blackangel_env.agents.codes import split_agent_codes
 
 __all__ = ["ConfigError", "Key", "PPO_SCHEMA", "load_config", "parse_override", "apply_overrides",
@@ -71,6 +72,11 @@ def between(low, high):
     return lambda v: None if low <= v <= high else f"must lie in [{low}, {high}]"
 
 
+def run_dir_name(v):
+    """A check of ``run.dir``: a folder name, not empty (which would be the current folder)."""
+    return None if v.strip() else "must name a folder (empty: the current folder would take the run)"
+
+
 MAX_THREADS = 1024        # run.torch_threads
 MAX_PROCESSES = 256       # worker processes (as blackangel eval --workers)
 
@@ -112,7 +118,7 @@ def _layers(v):
 PPO_SCHEMA: dict[str, Key] = {
     # -- run ------------------------------------------------------------------------------------------------
     "run.dir": Key(str, "runs/ppo_solo_{time}", "run directory (checkpoints, logs, config); '{time}' is replaced by "
-                   "the start time YYYYmmdd-HHMMSS"),
+                   "the start time YYYYmmdd-HHMMSS", check=run_dir_name),
     "run.seed": Key(int, 0, "seed of the model (torch, numpy, random) and of the training environments",
                     check=check_model_seed),
     "run.total_timesteps": Key(int, 2_000_000, "learner decisions to train on, all environments together",
@@ -373,7 +379,7 @@ def parse_override(text: str) -> tuple[str, Any]:
     if not key:
         raise ConfigError(f"an override must look like key=value, got {text!r}")
     try:
-        value = yaml.safe_load(raw) if raw.strip() else None
+        value = load_yaml(raw) if raw.strip() else None
     except yaml.YAMLError as e:
         raise ConfigError(f"override {key!r}: cannot parse value {raw!r} as YAML ({e})") from None
     return key, value
@@ -396,9 +402,11 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"config file {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     try:
         with path.open(encoding="utf-8") as f:        # a stream: YAML's errors name the file
-            data = yaml.safe_load(f)
+            data = load_yaml(f)
     except UnicodeDecodeError:
         raise ConfigError(f"config file {str(path)!r} is not UTF-8 text") from None
+    except DuplicateKeyError as e:
+        raise ConfigError(f"config file {str(path)!r}: {e}") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"config file {str(path)!r} is not valid YAML: {' '.join(str(e).split())}") from None
     if data is None:                                   # an empty file would silently train on every default

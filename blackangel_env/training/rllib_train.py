@@ -47,7 +47,7 @@ from blackangel_env.extras import check_extra
 from .checkpoints import old_module_names
 from .config import (
     MAX_PROCESSES, MAX_THREADS, ConfigError, Key, agent_code_list, between, check_agent_code_list_required,
-    check_model_seed, dump_config, unflatten,
+    check_model_seed, dump_config, run_dir_name, unflatten,
 )
 from .selfplay import append_csv, eval_row, evaluate_tables
 
@@ -75,7 +75,8 @@ def _layers(v):
 
 
 RLLIB_SCHEMA: dict[str, Key] = {
-    "run.dir": Key(str, "runs/rllib_{time}", "run directory; '{time}' is replaced by the start time"),
+    "run.dir": Key(str, "runs/rllib_{time}", "run directory; '{time}' is replaced by the start time",
+                   check=run_dir_name),
     "run.seed": Key(int, 0, "seed of RLlib (model, sampling, environments)", check=check_model_seed),
     "run.iterations": Key(int, 200, "training iterations (each samples about "
                           "ppo.train_batch_size_per_learner env steps per learner and trains on them)",
