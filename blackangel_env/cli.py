@@ -560,8 +560,10 @@ def _play_game(args: argparse.Namespace, session: dict) -> int:
                 return 0
             command = line.split(maxsplit=1)[0].lower() if line else ""     # commands in any case
             if line.lower() in ("quit", "q"):
-                print("stopped" + (f"; resume with --load {save_path}" if saved else
-                                   f"; the game is not saved in {save_path}" if save_path else ""))
+                unsaved = f"; the game is not saved in {save_path}" if save_path else ""
+                if unsaved and args.load and args.load != save_path:
+                    unsaved += f" ({args.load} still holds it as loaded: resume with --load {args.load})"
+                print("stopped" + (f"; resume with --load {save_path}" if saved else unsaved))
                 return 0
             if line.lower() == "help" or not line:
                 print(explain.explain_rules(s) + "\n" + _PLAY_HELP)

@@ -585,6 +585,19 @@ def test_play_quit_after_a_failed_save_does_not_offer_to_resume(tmp_path, monkey
     assert "cannot save" in cap.err and not target.exists()
 
 
+def test_play_quit_before_saving_elsewhere_names_the_loaded_file(tmp_path, monkeypatch, capsys):
+    """``--load a.json --save b.json`` and ``quit`` at once said only "not saved in b.json"."""
+    first, other = tmp_path / "a.json", tmp_path / "b.json"
+    _inputs(monkeypatch, ["0", "quit"])
+    assert main(["play", "--seed", "3", "--save", str(first)]) == 0
+    capsys.readouterr()
+    _inputs(monkeypatch, ["quit"])
+    assert main(["play", "--load", str(first), "--save", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert f"not saved in {other} ({first} still holds it as loaded: resume with --load {first})" in out
+    assert not other.exists()
+
+
 def test_a_record_with_bad_opponents_is_named_as_the_source(tmp_path, monkeypatch, capsys):
     """``play --load`` of a record whose ``play.opponents`` is wrong names the record's field, not --opponents."""
     import json
