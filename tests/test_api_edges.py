@@ -545,7 +545,8 @@ def test_random_agents_refuse_a_mask_that_is_not_one_entry_per_action_id():
 
 @pytest.mark.parametrize("bad, words", [
     (np.full(882, 2), "only 0 and 1"), (-np.ones(882), "only 0 and 1"), (np.full(882, 0.5), "only 0 and 1"),
-    (np.array(["1"] * 882), "bools or numbers"),
+    (np.array(["1"] * 882), "bools or numbers"), (np.full(882, -1, np.int8), "only 0 and 1"),
+    (np.full(882, 2, np.uint8), "only 0 and 1"),
 ])
 def test_agents_refuse_a_mask_whose_entries_are_not_0_or_1(bad, words):
     """A mask of -1s, 2s or strings was read as "allowed" by the random agent, which could play an illegal id."""
