@@ -56,7 +56,7 @@ from .arguments import file_name, output_problem, path_problem, player_count, se
 from .extras import missing_extra
 from .render import render
 from .scoring import score_breakdown
-from .state import BOT, M_ROUND, M_TURN_PLAYER
+from .state import BOT, GAME_RECORD_FORMAT, M_ROUND, M_TURN_PLAYER, STATE_FORMAT
 
 # The application layer: the agents (and the agent codes of blackangel_env/training/: policy:<path>, rllib:<path>)
 # sit above the environments and are imported here, never by the modules below (docs/architecture.md).
@@ -288,7 +288,7 @@ def _eval_plot(summary: dict, path: str, title: str) -> None:
     plt.close(fig)
 
 
-GAME_FORMAT = "blackangel_env.game"
+GAME_FORMAT = GAME_RECORD_FORMAT
 
 
 def game_record(config: GameConfig, seed: int, actions: list[int], play: dict | None = None) -> dict:
@@ -335,7 +335,7 @@ def _read_record(path: str) -> tuple[GameConfig, int, list[int], dict]:
         raise ValueError(f"{path} is not valid JSON: {e}") from None
     except (ValueError, RecursionError) as e:   # an integer of thousands of digits, arrays nested thousands deep
         raise ValueError(f"{path} is not a game record: {e}") from None
-    if isinstance(d, dict) and d.get("format") == "blackangel_env.state":
+    if isinstance(d, dict) and d.get("format") == STATE_FORMAT:
         raise ValueError(f"{path} is not a blackangel_env game record but a saved state (State.save): load it "
                          "in Python with blackangel_env.State.load; `play --save` writes the records that "
                          "`replay` and `play --load` read")

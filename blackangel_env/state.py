@@ -234,6 +234,10 @@ def buffer_size(display_len: int) -> int:
     return off + int(np.prod(shape))
 
 
+STATE_FORMAT = "blackangel_env.state"        # the "format" field of State.save's JSON
+GAME_RECORD_FORMAT = "blackangel_env.game"   # ... and of a game record (config, seed, actions: blackangel play)
+
+
 class StateError(ValueError):
     """A saved state is malformed or inconsistent."""
 
@@ -554,7 +558,7 @@ class State(Registers):
     # -- saving -------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "format": "blackangel_env.state",
+            "format": STATE_FORMAT,
             "version": 1,
             "config": self.config.to_dict(),
             "buffer": self.buf.tolist(),
@@ -571,13 +575,13 @@ class State(Registers):
     def from_dict(cls, d: Any) -> "State":
         if not isinstance(d, dict):
             raise StateError(f"saved state must be a JSON object, got {type(d).__name__}")
-        if d.get("format") != "blackangel_env.state":
-            if d.get("format") == "blackangel_env.game":
+        if d.get("format") != STATE_FORMAT:
+            if d.get("format") == GAME_RECORD_FORMAT:
                 raise StateError("not a blackangel_env saved state but a game record (config, seed and actions, "
                                  "as `blackangel play --save` writes it): replay it with `blackangel replay FILE`, "
                                  "or resume it with `blackangel play --load FILE`")
             raise StateError(f"not a blackangel_env saved state (field 'format' is {d.get('format')!r}, "
-                             "expected 'blackangel_env.state')")
+                             f"expected {STATE_FORMAT!r})")
         if type(d.get("version")) is not int or d["version"] != 1:
             raise StateError(f"unsupported saved-state version {d.get('version')!r} (expected 1)")
         missing = {"config", "buffer", "rng"} - set(d)
